@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "freedom-keys",
+  products: [
+    .library(name: "VaultKeys", targets: ["VaultKeys"]),
+    .executable(name: "freedom-keys", targets: ["freedom-keys"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
+    .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(name: "CryptoPrimitives", dependencies: ["CSecp256k1", "CSodium", "COpenSSL"]),
+    .target(
+      name: "VaultKeys",
+      dependencies: ["CryptoPrimitives"],
+      resources: [
+        .embedInCode("Wordlists/english.txt"),
+        .embedInCode("Wordlists/japanese.txt"),
+        .embedInCode("Wordlists/korean.txt"),
+        .embedInCode("Wordlists/spanish.txt"),
+        .embedInCode("Wordlists/chinese_simplified.txt"),
+        .embedInCode("Wordlists/chinese_traditional.txt"),
+        .embedInCode("Wordlists/french.txt"),
+        .embedInCode("Wordlists/italian.txt"),
+        .embedInCode("Wordlists/czech.txt"),
+        .embedInCode("Wordlists/portuguese.txt"),
+      ]),
+    .executableTarget(name: "freedom-keys", dependencies: ["VaultKeys"]),
+    .executableTarget(
+      name: "freedom-keys-bench", dependencies: ["VaultKeys", "CryptoPrimitives"],
+      path: "Benchmarks/freedom-keys-bench"),
+    .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
+    .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
+    .testTarget(
+      name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],
+      resources: [.copy("Vectors")]),
+  ]
+)
