@@ -9,7 +9,7 @@ struct DeriveCommand: ParsableCommand {
   static let wallets = Option.value(
     "wallets", "n", help: "Also list wallets m/44'/60'/i'/0/0 for i < n.")
   static let publishers = Option.value(
-    "publishers", "n", help: "Also list publisher keys m/44'/73406'/i'/0/0, i < n.")
+    "publishers", "n", help: "Also list publishers m/44'/73406'/i'/0/0 for i < n.")
   static let networkID = Option.value(
     "network-id", "n", help: "Swarm network ID (default 1; testnet 10).")
   static let overlayNonce = Option.value(
@@ -22,7 +22,7 @@ struct DeriveCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "derive",
-      abstract: "Print the wallet, Swarm, IPFS and Radicle identities of a mnemonic.",
+      abstract: "Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.",
       discussion: """
         The mnemonic is never read from the command line: without --mnemonic-file it is
         asked for with echo off; scripts pass --mnemonic-file PATH or pipe it with

@@ -24,9 +24,16 @@ enum TerminalPrompt {
     var original = termios()
     let isTerminal = tcgetattr(STDIN_FILENO, &original) == 0
     var previousHandlers: [sighandler_t?] = []
+    var previousMask = sigset_t()
     if isTerminal {
       settingsToRestore = original
       previousHandlers = interruptions.map { signal($0, restoreTerminalAndReraise) }
+      // A parent may have started us with these blocked (Foundation's Process does); Ctrl-C
+      // must still end the prompt.
+      var unblocked = sigset_t()
+      sigemptyset(&unblocked)
+      for signalNumber in interruptions { sigaddset(&unblocked, signalNumber) }
+      pthread_sigmask(SIG_UNBLOCK, &unblocked, &previousMask)
       var hidden = original
       hidden.c_lflag &= ~tcflag_t(ECHO)
       // Discards anything typed ahead: it was shown on the screen before echo went off.
@@ -35,6 +42,7 @@ enum TerminalPrompt {
     defer {
       if isTerminal {
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         for (signalNumber, handler) in zip(interruptions, previousHandlers) {
           _ = signal(signalNumber, handler)
         }
