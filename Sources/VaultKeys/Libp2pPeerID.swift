@@ -59,11 +59,8 @@ public struct Libp2pPeerID: Sendable, Hashable, CustomStringConvertible {
 
   /// The identity multihash of the key protobuf: `00 24 ‖ protobuf`.
   var multihash: [UInt8] {
-    [
-      Self.identityMultihash,
-      UInt8(Self.publicKeyProtobufPrefix.count + Ed25519.PublicKey.byteCount),
-    ]
-      + publicKeyProtobuf
+    let protobuf = publicKeyProtobuf
+    return [Self.identityMultihash, UInt8(protobuf.count)] + protobuf
   }
 
   /// The base58btc multihash, `12D3KooW…`: the form `ipfs id` prints and kubo's config holds.
