@@ -3,7 +3,8 @@ extension Wordlist {
   ///
   /// The only word that starts with `word` ranks first; then words within a small edit distance
   /// (Damerau–Levenshtein with adjacent transpositions: at most 1 for words of up to 3 letters,
-  /// 2 up to 7 letters, 3 beyond), ties broken by the longer common prefix, then list order.
+  /// 2 up to 7 letters, 3 beyond; a word that starts with three or more typed letters counts as
+  /// distance 1), ties broken by the longer common prefix, then list order.
   public func suggestions(for word: String, limit: Int = 3) -> [String] {
     let key = Self.matchingKey(word)
     let typed = Array(key)
@@ -14,8 +15,12 @@ extension Wordlist {
     var ranked: [(distance: Int, sharedPrefix: Int, index: Int)] = []
     for (index, candidate) in normalizedWords.enumerated() {
       let letters = Array(candidate)
-      let distance =
-        index == prefixed ? -1 : Self.editDistance(typed, letters, limit: maximumDistance)
+      var distance = Self.editDistance(typed, letters, limit: maximumDistance)
+      if index == prefixed {
+        distance = -1
+      } else if typed.count >= 3, letters.starts(with: typed) {
+        distance = min(distance, 1)
+      }
       guard distance <= maximumDistance else { continue }
       let shared = zip(typed, letters).prefix(while: { $0 == $1 }).count
       ranked.append((distance, shared, index))
