@@ -107,3 +107,32 @@ struct SLIP10Vector: Decodable, Sendable {
     #expect(whole.description == "SLIP10Ed25519Key(depth: 3, child: 2', redacted)")
   }
 }
+
+/// The fields of a desktop Freedom vector that depend on derivation alone.
+private struct FreedomDesktopKeys: Decodable {
+  let id: String
+  let seed: String
+  let swarmPrivateKey: String?
+  let ipfsPrivateKey: String
+  let ipfsPublicKey: String?
+}
+
+@Suite struct FreedomDesktopDerivationTests {
+  @Test func freedomPathsGiveTheDesktopKeys() throws {
+    let vectors = try VectorFile<FreedomDesktopKeys>.load("freedom-desktop").vectors
+    #expect(vectors.count == 2)
+    for vector in vectors {
+      let seed = SecureBytes([UInt8](hex: vector.seed))
+      let ipfs = try SLIP10Ed25519Key(seed: seed).derive(DerivationPath("m/44'/73405'/0'/0'/0'"))
+      #expect(
+        ipfs.privateKey.rawRepresentation.revealHex() == vector.ipfsPrivateKey, "\(vector.id)")
+      if let publicKey = vector.ipfsPublicKey {
+        #expect(Hex.encode(ipfs.publicKey.rawRepresentation) == publicKey, "\(vector.id)")
+      }
+      if let swarmPrivateKey = vector.swarmPrivateKey {
+        let swarm = try ExtendedPrivateKey(seed: seed).derive(DerivationPath("m/44'/60'/0'/0/1"))
+        #expect(swarm.privateKey.rawRepresentation.revealHex() == swarmPrivateKey, "\(vector.id)")
+      }
+    }
+  }
+}
