@@ -9,6 +9,7 @@
 
 import CryptoPrimitives
 import Foundation
+import VaultKeys
 
 struct CaseResult: Encodable {
   let name: String
@@ -32,6 +33,8 @@ struct Report: Encodable {
   var python: PythonResult?
   /// Our mnemonic→seed median over Python's hashlib median, wall and CPU time (below 1 is faster).
   var mnemonicToSeedVsPython: [String: Double]?
+  /// The whole profile (mnemonic → every identity) over mnemonic → seed alone (target ≤ 1.3).
+  var wholeProfileVsSeed: Double?
   var peakRSSKiB: Int?
 }
 
@@ -125,11 +128,13 @@ func keep(_ result: SecureBytes) { sink &+= result.count }
 
 // MARK: - Workloads
 
-/// BIP-39 mnemonic→seed (until the VaultKeys Mnemonic API takes over this case).
+/// BIP-39 mnemonic→seed through VaultKeys: parse, checksum, NFKD, PBKDF2.
 func bip39Seed() -> SecureBytes {
-  PBKDF2.hmacSHA512(
-    password: phrase, salt: Array("mnemonic".utf8), iterations: 2048, keyByteCount: 64)
+  try! Mnemonic(phrase: phrase).seed()
 }
+let seed = bip39Seed()
+let master = try ExtendedPrivateKey(seed: seed)
+let ed25519Master = SLIP10Ed25519Key(seed: seed)
 func vaultKey() -> SecureBytes {
   PBKDF2.hmacSHA256(password: password, salt: salt, iterations: 900_000, keyByteCount: 32)
 }
@@ -154,6 +159,23 @@ check(
 measure("mnemonic→seed (PBKDF2-HMAC-SHA512, 2048)", iterations: 300) { keep(bip39Seed()) }
 measure("PBKDF2-HMAC-SHA256, 900000 (desktop vault)", iterations: 9) { keep(vaultKey()) }
 try measure("scrypt N=2^15 r=8 p=1 (libsodium)", iterations: 15) { keep(try scryptKey()) }
+try measure("BIP-32 path m/44'/60'/0'/0/1 from the master", iterations: 2000) {
+  keep(try master.derive(FreedomProfile.swarmPath).privateKey.rawRepresentation)
+}
+try measure("SLIP-0010 path m/44'/73405'/0'/0'/0' from the master", iterations: 2000) {
+  keep(try ed25519Master.derive(FreedomProfile.ipfsPath).privateKey.rawRepresentation)
+}
+try measure("whole profile from the seed (masters, 4 identities)", iterations: 1000) {
+  keep(try FreedomProfile(seed: seed).swarm.privateKey.rawRepresentation)
+}
+try measure("whole profile from the mnemonic", iterations: 300) {
+  keep(try FreedomProfile(mnemonic: Mnemonic(phrase: phrase)).seed)
+}
+if let seedCase = report.cases.first(where: { $0.name.hasPrefix("mnemonic→seed") }),
+  let profileCase = report.cases.first(where: { $0.name == "whole profile from the mnemonic" })
+{
+  report.wholeProfileVsSeed = profileCase.medianMs / seedCase.medianMs
+}
 
 // MARK: - Python reference, measured in the same run
 
