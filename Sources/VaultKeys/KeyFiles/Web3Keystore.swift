@@ -289,10 +289,9 @@ private struct Reader {
     guard r >= 1, p >= 1, r < 1 << 30, p < 1 << 30, r * p < 1 << 30 else {
       throw .kdfParametersRefused("scrypt needs r ≥ 1, p ≥ 1 and r·p < 2^30; got r=\(r), p=\(p)")
     }
+    // Cannot overflow: r < 2^30 and n ≤ 2^22.
     let memory = 128 * r * n
-    guard r <= Web3Keystore.maximumScryptMemory / (128 * n),
-      memory <= Web3Keystore.maximumScryptMemory
-    else {
+    guard memory <= Web3Keystore.maximumScryptMemory else {
       throw .kdfParametersRefused(
         "scrypt n=\(n), r=\(r) needs \(memory >> 20) MiB of memory; the limit is 2048 MiB")
     }
