@@ -49,7 +49,7 @@ private func keystoreJSON() throws -> [String: [UInt8]] {
     let keystore = try Web3Keystore(json: json)
     let key = try keystore.decrypt(password: SecureBytes(utf8: vector.password))
     #expect(key.rawRepresentation.revealHex() == vector.privateKey, "\(vector.id)")
-    #expect(keystore.address.map { Hex.encode($0) } == vector.address, "\(vector.id)")
+    #expect(keystore.address?.lowercaseHex == vector.address, "\(vector.id)")
     #expect(throws: Web3KeystoreError.wrongPassword, "\(vector.id)") {
       try keystore.decrypt(password: SecureBytes(utf8: vector.password + "x"))
     }

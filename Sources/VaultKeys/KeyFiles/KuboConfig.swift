@@ -83,10 +83,24 @@ public struct KuboConfig: Sendable {
         $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
       })
     else { throw .invalidPeerID }
-    let privateKeyIsBase64 = privateKey.withUnsafeBytes {
-      $0.allSatisfy(SecureBase64.isBase64Character)
+    // Only base64 digits and padding: whitespace would break the JSON string.
+    let onlyBase64Digits = privateKey.withUnsafeBytes { text in
+      text.allSatisfy { char in
+        switch char {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+          UInt8(ascii: "="):
+          true
+        default: false
+        }
+      }
     }
-    guard privateKey.count > 0, privateKeyIsBase64 else { throw .invalidPrivateKeyText }
+    // kubo decodes with Go's padded StdEncoding, so the length must be a multiple of 4.
+    guard privateKey.count > 0, privateKey.count % 4 == 0, onlyBase64Digits,
+      SecureBase64.decode(privateKey) != nil
+    else {
+      throw .invalidPrivateKeyText
+    }
 
     let peerIDLiteral = JSONText.quoted(peerID)
     let privKeyLiteral = SecureBytes(Array("\"".utf8)) + privateKey + SecureBytes(Array("\"".utf8))

@@ -22,26 +22,20 @@ public enum OpenSSHEd25519PrivateKey {
 
   /// The PEM file for `privateKey` with `comment` (often `user@host`; may be empty).
   public static func pem(privateKey: Ed25519.PrivateKey, comment: String) -> SecureBytes {
-    let blob = binary(privateKey: privateKey, comment: comment)
-    let base64Count = SecureBase64.encodedCount(blob.count)
-    let lineCount = (base64Count + lineLength - 1) / lineLength
+    let base64 = SecureBase64.encode(binary(privateKey: privateKey, comment: comment))
+    let lineCount = (base64.count + lineLength - 1) / lineLength
     let begin = Array((beginLine + "\n").utf8)
     let end = Array((endLine + "\n").utf8)
-    return SecureBytes(count: begin.count + base64Count + lineCount + end.count) { out in
+    return SecureBytes(count: begin.count + base64.count + lineCount + end.count) { out in
       var cursor = SecureByteCursor(out)
       cursor.append(begin)
-      var column = 0
-      blob.withUnsafeBytes { bytes in
-        SecureBase64.encode(bytes) { char in
-          cursor.append(char)
-          column += 1
-          if column == lineLength {
-            cursor.append(UInt8(ascii: "\n"))
-            column = 0
-          }
+      base64.withUnsafeBytes { text in
+        for start in stride(from: 0, to: text.count, by: lineLength) {
+          cursor.append(
+            UnsafeRawBufferPointer(rebasing: text[start..<min(start + lineLength, text.count)]))
+          cursor.append(UInt8(ascii: "\n"))
         }
       }
-      if column > 0 { cursor.append(UInt8(ascii: "\n")) }
       cursor.append(end)
     }
   }
@@ -105,14 +99,8 @@ public enum OpenSSHEd25519PrivateKey {
   public static func parse(pem: SecureBytes) throws(OpenSSHKeyError) -> (
     Ed25519.PrivateKey, comment: String
   ) {
-    let body: SecureBytes? = pem.withUnsafeBytes { text in
-      armoredBody(text).map { SecureBase64.decode(UnsafeRawBufferPointer(rebasing: text[$0])) }
-        ?? nil
-    }
-    guard let body else {
-      let armored = pem.withUnsafeBytes { armoredBody($0) != nil }
-      throw armored ? .invalidBase64 : .notAnOpenSSHPrivateKey
-    }
+    guard let bodyRange = pem.withUnsafeBytes(armoredBody) else { throw .notAnOpenSSHPrivateKey }
+    guard let body = SecureBase64.decode(pem[bodyRange]) else { throw .invalidBase64 }
     let parsed: Result<(Ed25519.PrivateKey, String), OpenSSHKeyError> = body.withUnsafeBytes {
       bytes in
       do throws(OpenSSHKeyError) {
@@ -130,14 +118,18 @@ public enum OpenSSHEd25519PrivateKey {
     let begin = Array(beginLine.utf8)
     let end = Array(endLine.utf8)
     var start = 0
-    while start < text.count, SecureBase64.isWhitespace(text[start]) { start += 1 }
+    while start < text.count, isWhitespace(text[start]) { start += 1 }
     var stop = text.count
-    while stop > start, SecureBase64.isWhitespace(text[stop - 1]) { stop -= 1 }
+    while stop > start, isWhitespace(text[stop - 1]) { stop -= 1 }
     guard stop - start >= begin.count + end.count,
       text[start..<start + begin.count].elementsEqual(begin),
       text[stop - end.count..<stop].elementsEqual(end)
     else { return nil }
     return start + begin.count..<stop - end.count
+  }
+
+  private static func isWhitespace(_ char: UInt8) -> Bool {
+    char == 0x20 || char == 0x09 || char == 0x0A || char == 0x0D
   }
 
   private static func decode(_ bytes: UnsafeRawBufferPointer) throws(OpenSSHKeyError) -> (

@@ -29,8 +29,6 @@ public struct Web3Keystore: Sendable {
   public static let saltByteCount = 32
   /// Byte length of the AES-CTR IV.
   public static let ivByteCount = 16
-  /// Byte length of an Ethereum address.
-  public static let addressByteCount = 20
   /// bee's scrypt cost, `n = 2^15`.
   public static let beeScryptN: UInt64 = 32768
 
@@ -44,8 +42,8 @@ public struct Web3Keystore: Sendable {
   /// Largest PBKDF2 iteration count accepted (geth writes 262144).
   public static let maximumPBKDF2Iterations = 10_000_000
 
-  /// The address the file states (20 bytes), if it has one; bee's and geth's files do.
-  public let address: [UInt8]?
+  /// The address the file states, if it has one; bee's and geth's files do.
+  public let address: EthereumAddress?
   /// The file's `id`, if present.
   public let id: String?
   /// The key derivation function and its parameters.
@@ -94,9 +92,9 @@ public struct Web3Keystore: Sendable {
       throw .kdfFailed(error.description)
     }
     let mac = keccakMAC(derivedKey: derivedKey, ciphertext: ciphertext)
-    let address = web3KeystoreAddress(of: privateKey.publicKey)
+    let address = EthereumAddress(publicKey: privateKey.publicKey)
 
-    var json = "{\"address\":\"\(Hex.encode(address))\","
+    var json = "{\"address\":\"\(address.lowercaseHex)\","
     json += "\"crypto\":{\"cipher\":\"aes-128-ctr\",\"ciphertext\":\"\(Hex.encode(ciphertext))\","
     json += "\"cipherparams\":{\"iv\":\"\(Hex.encode(iv))\"},\"kdf\":\"scrypt\","
     json +=
@@ -122,7 +120,8 @@ public struct Web3Keystore: Sendable {
   }
 
   init(
-    address: [UInt8]?, id: String?, kdf: KDF, salt: [UInt8], iv: [UInt8], ciphertext: [UInt8],
+    address: EthereumAddress?, id: String?, kdf: KDF, salt: [UInt8], iv: [UInt8],
+    ciphertext: [UInt8],
     mac: [UInt8]
   ) {
     self.address = address
@@ -167,9 +166,9 @@ public struct Web3Keystore: Sendable {
       throw .invalidPrivateKey
     }
     if let address {
-      let actual = web3KeystoreAddress(of: privateKey.publicKey)
+      let actual = EthereumAddress(publicKey: privateKey.publicKey)
       guard actual == address else {
-        throw .addressMismatch(stored: Hex.encode(address), actual: Hex.encode(actual))
+        throw .addressMismatch(stored: address.lowercaseHex, actual: actual.lowercaseHex)
       }
     }
     return privateKey
@@ -185,12 +184,6 @@ public struct Web3Keystore: Sendable {
     let input = derivedKey[16..<32] + SecureBytes(ciphertext)
     return SHA3_256.hash(input)
   }
-}
-
-/// The Ethereum address of `publicKey`: the last 20 bytes of Keccak-256 of the uncompressed point
-/// without its `04` prefix. (Kept internal here; VaultKeys' `EthereumAddress` can replace it.)
-func web3KeystoreAddress(of publicKey: Secp256k1.PublicKey) -> [UInt8] {
-  Array(Keccak256.hash(publicKey.uncompressedRepresentation.dropFirst()).suffix(20))
 }
 
 /// Reads a v3 key file's fields from its JSON positions.
@@ -264,12 +257,14 @@ private struct Reader {
     default: throw .unsupportedKDF(printable(kdfName))
     }
 
-    var address: [UInt8]?
+    var address: EthereumAddress?
     if let node = try optional("address", in: root, path: "") {
       guard JSONText.isString(node) else {
         throw .wrongType(field: "address", expected: "a string")
       }
-      address = try hex("address", in: root, path: "", count: Web3Keystore.addressByteCount)
+      // Plain hex, as geth reads it: a mixed-case address is not held to EIP-55 here.
+      let bytes = try hex("address", in: root, path: "", count: EthereumAddress.byteCount)
+      address = try? EthereumAddress(rawRepresentation: bytes)
     }
     var id: String?
     if let node = try optional("id", in: root, path: ""), JSONText.isString(node) {

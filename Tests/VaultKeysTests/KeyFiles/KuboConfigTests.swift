@@ -289,5 +289,12 @@ private func setIdentity(_ config: String, peerID: String = newPeerID, privKey: 
       configError { () throws(KuboConfigError) in
         _ = try config?.settingIdentity(peerID: "abc", privateKey: SecureBytes(utf8: ""))
       } == .invalidPrivateKeyText)
+    // Whitespace would break the JSON string; malformed base64 is not a key.
+    for bad in ["AAAA\n", "AA AA", "AAA", "AA=A"] {
+      #expect(
+        configError { () throws(KuboConfigError) in
+          _ = try config?.settingIdentity(peerID: "abc", privateKey: SecureBytes(utf8: bad))
+        } == .invalidPrivateKeyText, "\(bad.debugDescription)")
+    }
   }
 }

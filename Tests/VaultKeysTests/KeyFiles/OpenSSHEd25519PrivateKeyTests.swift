@@ -26,7 +26,7 @@ private func key() throws -> Ed25519.PrivateKey {
   try Ed25519.PrivateKey(rawRepresentation: SecureBytes(try #require(Hex.decode(seedHex))))
 }
 
-private func text(_ bytes: SecureBytes) -> String {
+private func pemText(_ bytes: SecureBytes) -> String {
   bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
 }
 

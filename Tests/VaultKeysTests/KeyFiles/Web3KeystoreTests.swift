@@ -55,13 +55,13 @@ private func decryptError(_ json: [UInt8], password: String) -> Web3KeystoreErro
 
 @Suite struct Web3KeystoreTests {
   @Test func addressOfKnownKeys() throws {
-    #expect(Hex.encode(web3KeystoreAddress(of: try knownKey().publicKey)) == knownAddressHex)
+    #expect(EthereumAddress(publicKey: try knownKey().publicKey).lowercaseHex == knownAddressHex)
     let specKey = try Secp256k1.PrivateKey(
       rawRepresentation: SecureBytes(
         try #require(Hex.decode("7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d"))
       ))
     #expect(
-      Hex.encode(web3KeystoreAddress(of: specKey.publicKey))
+      EthereumAddress(publicKey: specKey.publicKey).lowercaseHex
         == "008aeeda4d805471df9b2a5b0f38a0c3bcba786b")
   }
 
@@ -78,7 +78,7 @@ private func decryptError(_ json: [UInt8], password: String) -> Web3KeystoreErro
     #expect(text.range(of: pattern, options: .regularExpression) != nil, "\(text)")
 
     let keystore = try Web3Keystore(json: json)
-    #expect(keystore.address.map { Hex.encode($0) } == knownAddressHex)
+    #expect(keystore.address?.lowercaseHex == knownAddressHex)
     #expect(keystore.kdf == .scrypt(n: 32768, r: 8, p: 1))
     #expect(keystore.kdfName == "scrypt")
     let decrypted = try keystore.decrypt(password: SecureBytes(utf8: "pw"))
