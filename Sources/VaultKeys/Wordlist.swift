@@ -10,10 +10,38 @@ public struct Wordlist: Sendable {
     case french, italian, czech, portuguese
   }
 
+  /// The number of words in every list.
+  public static let wordCount = 2048
+
   /// The language of this list.
   public let language: Language
   /// The 2048 words in order, as published (not normalised).
   public let words: [String]
+  /// The words in Unicode NFKD, the form whose UTF-8 bytes make up a seed's password.
+  let normalizedWords: [String]
+  /// Word index by matching key (see `matchingKey`).
+  private let indexByKey: [String: Int]
+
+  /// The list for `language`, decoded and normalised once per process on first use.
+  public static func named(_ language: Language) -> Wordlist {
+    switch language {
+    case .english: Loaded.english
+    case .japanese: Loaded.japanese
+    case .korean: Loaded.korean
+    case .spanish: Loaded.spanish
+    case .chineseSimplified: Loaded.chineseSimplified
+    case .chineseTraditional: Loaded.chineseTraditional
+    case .french: Loaded.french
+    case .italian: Loaded.italian
+    case .czech: Loaded.czech
+    case .portuguese: Loaded.portuguese
+    }
+  }
+
+  /// The index (0…2047) of `word`, compared after NFKD and lowercasing; nil if it is not in the list.
+  public func index(of word: String) -> Int? {
+    indexByKey[Self.matchingKey(word)]
+  }
 
   /// The exact bytes of the published file (for checking its SHA-256).
   public static func sourceFile(_ language: Language) -> [UInt8] {
@@ -29,5 +57,45 @@ public struct Wordlist: Sendable {
     case .czech: PackageResources.czech_txt
     case .portuguese: PackageResources.portuguese_txt
     }
+  }
+
+  // Static lets are initialised lazily and exactly once, so a process that only ever reads
+  // English phrases never decodes the other nine lists.
+  private enum Loaded {
+    static let english = Wordlist(loading: .english)
+    static let japanese = Wordlist(loading: .japanese)
+    static let korean = Wordlist(loading: .korean)
+    static let spanish = Wordlist(loading: .spanish)
+    static let chineseSimplified = Wordlist(loading: .chineseSimplified)
+    static let chineseTraditional = Wordlist(loading: .chineseTraditional)
+    static let french = Wordlist(loading: .french)
+    static let italian = Wordlist(loading: .italian)
+    static let czech = Wordlist(loading: .czech)
+    static let portuguese = Wordlist(loading: .portuguese)
+  }
+
+  private init(loading language: Language) {
+    self.language = language
+    words = Self.sourceFile(language).split(separator: 0x0A).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    precondition(words.count == Self.wordCount, "the embedded \(language) wordlist is damaged")
+    normalizedWords = words.map { $0.decomposedStringWithCompatibilityMapping }
+    indexByKey = Dictionary(
+      zip(words.map(Self.matchingKey), words.indices), uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The form in which words are compared: NFKD, lowercased (and NFKD again, as lowercasing can
+  /// compose). Words in NFKD are equal exactly when their bytes are, so Swift's
+  /// canonical-equivalence `==` cannot blur two different words.
+  static func matchingKey(_ word: String) -> String {
+    if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
+    return word.decomposedStringWithCompatibilityMapping.lowercased()
+      .decomposedStringWithCompatibilityMapping
+  }
+
+  /// The index of a matching key (already normalised by `matchingKey`).
+  func index(forKey key: String) -> Int? {
+    indexByKey[key]
   }
 }

@@ -1,0 +1,95 @@
+import CryptoPrimitives
+import Foundation
+
+/// The HMAC-SHA512 step shared by BIP-32 and SLIP-0010 child derivation.
+///
+/// Every `SecureBytes` costs an allocation plus an mlock/munlock pair, which outweighs the
+/// hashing, so a path reuses one scratch buffer for its hardened messages and reads `IL` and
+/// `IR` in place from the HMAC output instead of copying them out at each step.
+enum ChildDerivation {
+  /// The byte length of a private key and of each half of the HMAC output.
+  static let halfByteCount = 32
+  private static let hardenedMessageByteCount = 1 + halfByteCount + 4
+
+  /// Calls `body` with a zeroizing scratch buffer for hardened-child messages, wiped afterwards.
+  static func withScratch<R>(
+    _ body: (HardenedMessage) throws(KeyDerivationError) -> R
+  ) throws(KeyDerivationError) -> R {
+    var outcome: Result<R, KeyDerivationError>?
+    _ = SecureBytes(count: hardenedMessageByteCount) { buffer in
+      outcome = Result { () throws(KeyDerivationError) -> R in
+        try body(HardenedMessage(buffer: buffer))
+      }
+    }
+    return try outcome!.get()
+  }
+
+  /// Where the message `0x00 ‖ ser256(k) ‖ ser32(i)` of a hardened child is written: it holds
+  /// the private key, so it lives in the scratch buffer of `withScratch`.
+  struct HardenedMessage {
+    fileprivate let buffer: UnsafeMutableRawBufferPointer
+
+    /// `I = HMAC-SHA512(chainCode, 0x00 ‖ ser256(k) ‖ ser32(i))`.
+    func authenticate(
+      privateKey: some ContiguousBytes, chainCode: some ContiguousBytes, rawIndex: UInt32
+    ) -> SecureBytes {
+      buffer[0] = 0
+      privateKey.withUnsafeBytes {
+        UnsafeMutableRawBufferPointer(rebasing: buffer[1...halfByteCount]).copyMemory(from: $0)
+      }
+      ExtendedKeyEncoding.storeBigEndian32(rawIndex, into: buffer, at: 1 + halfByteCount)
+      return HMACSHA512.authenticate(key: chainCode, message: UnsafeRawBufferPointer(buffer))
+    }
+  }
+
+  /// `I = HMAC-SHA512(chainCode, serP(K) ‖ ser32(i))` for a non-hardened child.
+  static func normal(
+    compressedPublicKey: [UInt8], chainCode: some ContiguousBytes, rawIndex: UInt32
+  ) -> SecureBytes {
+    var message = compressedPublicKey
+    message.reserveCapacity(compressedPublicKey.count + 4)
+    for shift in stride(from: 24, through: 0, by: -8) {
+      message.append(UInt8(truncatingIfNeeded: rawIndex >> UInt32(shift)))
+    }
+    return HMACSHA512.authenticate(key: chainCode, message: message)
+  }
+}
+
+/// A byte range of a `SecureBytes`, read in place.
+struct SecureBytesSlice: ContiguousBytes {
+  let base: SecureBytes
+  let range: Range<Int>
+
+  /// All of `bytes`.
+  init(_ bytes: SecureBytes) {
+    base = bytes
+    range = 0..<bytes.count
+  }
+
+  private init(base: SecureBytes, range: Range<Int>) {
+    self.base = base
+    self.range = range
+  }
+
+  /// The left half (`IL`) of a 64-byte HMAC output: a tweak, or an Ed25519 child key.
+  static func left(_ hmac: SecureBytes) -> SecureBytesSlice {
+    SecureBytesSlice(base: hmac, range: 0..<ChildDerivation.halfByteCount)
+  }
+
+  /// The right half (`IR`) of a 64-byte HMAC output: the child's chain code.
+  static func right(_ hmac: SecureBytes) -> SecureBytesSlice {
+    SecureBytesSlice(base: hmac, range: ChildDerivation.halfByteCount..<hmac.count)
+  }
+
+  func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try base.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+  }
+
+  /// A copy in its own zeroizing buffer, for a value that outlives the derivation.
+  var copied: SecureBytes { SecureBytes(self) }
+}
+
+extension SecureBytes {
+  /// The right half (`IR`) of a 64-byte HMAC output: the child's chain code.
+  var rightHalf: SecureBytes { self[ChildDerivation.halfByteCount..<count] }
+}
