@@ -16,7 +16,10 @@ struct ParsedArguments {
     -> T?
   {
     guard let text = value(option) else { return nil }
-    guard let number = T(text, radix: 10), range.contains(number) else {
+    // Digits only: no sign, no spaces, no "0x".
+    guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+      let number = T(text, radix: 10), range.contains(number)
+    else {
       throw usage(
         "\(option.synopsis) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }

@@ -48,7 +48,7 @@ struct DeriveCommand: ParsableCommand {
   let networkID: UInt64
   let overlayNonce: [UInt8]
   /// With --path: the single key to print instead of the profile.
-  let singleKey: (path: String, curve: Curve)?
+  let singleKey: (path: DerivationPath, curve: Curve)?
 
   /// The curves `--curve` accepts.
   enum Curve: String {
@@ -73,7 +73,7 @@ struct DeriveCommand: ParsableCommand {
     }
 
     let curveName = arguments.value(Self.curve)
-    guard let path = arguments.value(Self.path) else {
+    guard let pathText = arguments.value(Self.path) else {
       if curveName != nil { throw arguments.usage("--curve <curve> only applies with --path") }
       singleKey = nil
       return
@@ -85,13 +85,40 @@ struct DeriveCommand: ParsableCommand {
     guard let curve = Curve(rawValue: curveName ?? "secp256k1") else {
       throw arguments.usage("--curve must be secp256k1 or ed25519")
     }
+    let path: DerivationPath
+    do {
+      path = try DerivationPath(pathText)
+    } catch {
+      throw arguments.usage("invalid --path: \(error)")
+    }
+    if curve == .ed25519, let offset = path.components.firstIndex(where: { !$0.isHardened }) {
+      // SLIP-0010 would refuse it too; saying so now spares typing the mnemonic first.
+      throw arguments.usage(
+        KeyDerivationError.nonHardenedEd25519(position: offset + 1, path: path).description)
+    }
     singleKey = (path, curve)
   }
 
   func run() throws {
     let phrase = try mnemonic.readPhrase()
     let passphrase = try mnemonic.readPassphrase()
-    let report = try DeriveReport(command: self, phrase: phrase, passphrase: passphrase)
-    Output.standardOutput(printsJSON ? report.json.rendered() + "\n" : report.text.rendered)
+    let mnemonic = try Mnemonic(phrase: phrase, language: self.mnemonic.language)
+    let expanded = mnemonic.expandedAbbreviations
+    if !expanded.isEmpty {
+      let positions = expanded.map(String.init).joined(separator: ", ")
+      Output.warning(
+        expanded.count == 1
+          ? "word \(positions) is abbreviated; read as the English word it begins"
+          : "words \(positions) are abbreviated; read as the English words they begin")
+    }
+    let seed = mnemonic.seed(passphrase: passphrase)
+    let report =
+      if let singleKey {
+        try DeriveReport(command: self, path: singleKey.path, curve: singleKey.curve, seed: seed)
+      } else {
+        try DeriveReport(command: self, mnemonic: mnemonic, seed: seed)
+      }
+    Output.standardOutput(
+      printsJSON ? JSONValue.object(report.json).rendered() + "\n" : report.text.rendered)
   }
 }

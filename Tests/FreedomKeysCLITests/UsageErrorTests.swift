@@ -33,6 +33,9 @@ struct UsageErrorTests {
       arguments: ["derive", "--wallets", "-1"],
       message: "--wallets <n> must be a whole number from 0 to 1000"),
     Case(
+      arguments: ["derive", "--network-id=+5"],
+      message: "--network-id <n> must be a whole number from 0 to 18446744073709551615"),
+    Case(
       arguments: ["derive", "--network-id", "18446744073709551616"],
       message: "--network-id <n> must be a whole number from 0 to 18446744073709551615"),
     Case(arguments: ["derive", "--json=yes"], message: "--json does not take a value"),
