@@ -40,7 +40,7 @@ struct DeriveCommand: ParsableCommand {
   /// The largest --wallets / --publishers count: enough for anyone, quick to derive.
   static let maximumAccounts: UInt32 = 1000
 
-  let mnemonic: MnemonicOptions
+  let input: MnemonicOptions
   let printsJSON: Bool
   let includesSecrets: Bool
   let walletCount: UInt32
@@ -56,7 +56,7 @@ struct DeriveCommand: ParsableCommand {
   }
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    mnemonic = try MnemonicOptions(arguments)
+    input = try MnemonicOptions(arguments)
     printsJSON = arguments.flag(Self.json)
     includesSecrets = arguments.flag(Self.includeSecrets)
     let accounts = 0...Self.maximumAccounts
@@ -100,9 +100,9 @@ struct DeriveCommand: ParsableCommand {
   }
 
   func run() throws {
-    let phrase = try mnemonic.readPhrase()
-    let passphrase = try mnemonic.readPassphrase()
-    let mnemonic = try Mnemonic(phrase: phrase, language: self.mnemonic.language)
+    let phrase = try input.readPhrase()
+    let passphrase = try input.readPassphrase()
+    let mnemonic = try Mnemonic(phrase: phrase, language: input.language)
     let expanded = mnemonic.expandedAbbreviations
     if !expanded.isEmpty {
       let positions = expanded.map(String.init).joined(separator: ", ")

@@ -16,10 +16,12 @@ struct TextReport {
   var rendered: String {
     let width = sections.flatMap(\.rows).map(\.label.count).max() ?? 0
     return sections.map { section in
+      // Rows sit under their title; an untitled section (a single key) starts at the margin.
+      let indent = section.title.isEmpty ? "" : "  "
       let title = section.title.isEmpty ? "" : section.title + "\n"
       return title
         + section.rows.map { label, value in
-          "  " + label + String(repeating: " ", count: width - label.count + 2) + value + "\n"
+          indent + label + String(repeating: " ", count: width - label.count + 2) + value + "\n"
         }.joined()
     }.joined(separator: "\n")
   }

@@ -217,6 +217,20 @@ struct DeriveTests {
         """)
   }
 
+  @Test func singleKeySummary() throws {
+    let stdout = try derive(["--path", "m/44'/60'/0'/0/0", "--include-secrets"])
+    #expect(
+      stdout == """
+        Path         m/44'/60'/0'/0/0
+        Curve        secp256k1
+        Public key   0237b0bb7a8288d38ed49a524b5dc98cff3eb5ca824c9f9dc0dfdb3d9cd600f299
+        Address      0x9858EfFD232B4033E47d90003D41EC34EcaEda94
+        xpub         xpub6H6LG2We64bdwqNF7gNkUJ5EvDibiT2gbs77oonbawV86XE3eMxZf9czGQ9CPdSzsdsHLnLEjiJJEDnFMAyLrWATesaVbTYeggBXMHaFKLg
+        Private key  \(Self.walletPrivateKey)
+
+        """)
+  }
+
   @Test func singleEd25519KeyWithSecret() throws {
     let json = try object(
       try derive([
