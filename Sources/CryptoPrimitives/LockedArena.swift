@@ -1,5 +1,5 @@
-import Foundation
 internal import CSodium
+import Foundation
 
 /// One memory-locked region carved into fixed slots for small secrets.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSecp256k1
+import Foundation
 
 /// secp256k1 keys over libsecp256k1, with the tweak operations BIP-32 needs.
 public enum Secp256k1 {
@@ -107,10 +107,13 @@ public enum Secp256k1 {
       return PublicKey(point: point)
     }
 
-    private static func parse(_ bytes: some ContiguousBytes) throws(CryptoError) -> secp256k1_pubkey {
+    private static func parse(_ bytes: some ContiguousBytes) throws(CryptoError) -> secp256k1_pubkey
+    {
       var point = secp256k1_pubkey()
       let ok = bytes.withUnsafeBytes { input -> Int32 in
-        guard input.count == compressedByteCount || input.count == uncompressedByteCount else { return 0 }
+        guard input.count == compressedByteCount || input.count == uncompressedByteCount else {
+          return 0
+        }
         return secp256k1_ec_pubkey_parse(
           Secp256k1.context, &point, input.bytePointer, input.count)
       }
