@@ -100,18 +100,7 @@ struct DeriveCommand: ParsableCommand {
   }
 
   func run() throws {
-    let phrase = try input.readPhrase()
-    let passphrase = try input.readPassphrase()
-    let mnemonic = try Mnemonic(phrase: phrase, language: input.language)
-    let expanded = mnemonic.expandedAbbreviations
-    if !expanded.isEmpty {
-      let positions = expanded.map(String.init).joined(separator: ", ")
-      Output.warning(
-        expanded.count == 1
-          ? "word \(positions) is abbreviated; read as the English word it begins"
-          : "words \(positions) are abbreviated; read as the English words they begin")
-    }
-    let seed = mnemonic.seed(passphrase: passphrase)
+    let (mnemonic, seed) = try input.readSeed()
     let report =
       if let singleKey {
         try DeriveReport(command: self, path: singleKey.path, curve: singleKey.curve, seed: seed)

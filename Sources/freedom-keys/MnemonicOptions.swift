@@ -76,4 +76,19 @@ struct MnemonicOptions {
     let content = try SecretInput.read(SecretSource(role: "passphrase", path: passphrasePath))
     return SecretInput.droppingLineEnding(content)
   }
+
+  /// The mnemonic and its BIP-39 seed: what every command that derives keys starts from.
+  /// Abbreviated words are reported on stderr, since the user typed something other than a word.
+  func readSeed() throws -> (mnemonic: Mnemonic, seed: SecureBytes) {
+    let mnemonic = try Mnemonic(phrase: readPhrase(), language: language)
+    let expanded = mnemonic.expandedAbbreviations
+    if !expanded.isEmpty {
+      let positions = expanded.map(String.init).joined(separator: ", ")
+      Output.warning(
+        expanded.count == 1
+          ? "word \(positions) is abbreviated; read as the English word it begins"
+          : "words \(positions) are abbreviated; read as the English words they begin")
+    }
+    return (mnemonic, mnemonic.seed(passphrase: try readPassphrase()))
+  }
 }
