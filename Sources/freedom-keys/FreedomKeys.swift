@@ -10,6 +10,8 @@ struct FreedomKeys: ParsableCommand {
       subcommands: [
         DeriveCommand.self,
         ExportCommand.self,
+        VerifyCommand.self,
+        KeystoreCommand.self,
       ])
   }
 
