@@ -104,13 +104,12 @@ struct KeystoreInspectCommand: ParsableCommand {
     object.append("passwordChecked", .bool(keyAddress != nil))
     if let keyAddress {
       // decrypt() refuses a key whose address differs from a stated one, so here they agree.
+      report.row("Password", "correct (the MAC matches)")
       add("keyAddress", "Key address", .string(keyAddress.checksummed))
-      report.row(
-        "Password",
-        keystore.address == nil
-          ? "correct (MAC matches; the file states no address)"
-          : "correct (MAC matches; the key's address is the file's address)")
-      if keystore.address != nil { object.append("addressMatches", .bool(true)) }
+      if keystore.address != nil {
+        object.append("addressMatches", .bool(true))
+        report.row("", "the same as the file's address")
+      }
     } else {
       report.row("Password", "not checked (--password-file checks it)")
     }
