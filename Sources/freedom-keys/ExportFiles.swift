@@ -150,7 +150,8 @@ extension StoredFile {
 /// `--force` replaces, writes files. If a step fails, the directories and files this run created
 /// are removed again, so a failed export leaves nothing new behind.
 struct ExportWriter {
-  private var created: [String] = []
+  /// What this run created, in order, to be removed again if a later step fails.
+  private var created: [(path: String, isDirectory: Bool)] = []
   /// What was written or removed, for the report.
   private(set) var written: [String] = []
   private(set) var removed: [String] = []
@@ -177,6 +178,8 @@ struct ExportWriter {
       guard let slash = current.dropLast().lastIndex(of: "/") else { break }
       current = String(current[..<slash])
     }
+    // Recorded first (parents before children), so a failure part-way is rolled back too.
+    created += missing.reversed().map { ($0, true) }
     do {
       if let warning = try SecureFileWriter.createDirectory(path) {
         Output.warning(
@@ -186,8 +189,6 @@ struct ExportWriter {
     } catch {
       throw CLIError.failure(error.description)
     }
-    // Deepest last, so rolling back removes children before parents.
-    created += missing.reversed()
   }
 
   /// Writes `bytes` to `path` atomically with `mode`; replaces an existing file only when
@@ -202,7 +203,7 @@ struct ExportWriter {
     } catch {
       throw CLIError.failure(error.description)
     }
-    if !existed { created.append(path) }
+    if !existed { created.append((path, false)) }
     written.append(path)
   }
 
@@ -219,12 +220,9 @@ struct ExportWriter {
   }
 
   private func rollBack() {
-    for path in created.reversed() {
-      if (try? ExportFiles.status(path))?.isDirectory == true {
-        rmdir(path)
-      } else {
-        unlink(path)
-      }
+    // rmdir removes only an empty directory: nothing another process put there is lost.
+    for (path, isDirectory) in created.reversed() {
+      _ = isDirectory ? rmdir(path) : unlink(path)
     }
   }
 
