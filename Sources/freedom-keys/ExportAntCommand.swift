@@ -45,6 +45,7 @@ struct ExportAntCommand: ParsableCommand {
       break
     case .present(let stored)
     where stored.signingKey.rawRepresentation == identity.signingKey.rawRepresentation:
+      ExportFiles.warnIfShared(path)
       Output.standardOutput(ExportCommand.unchanged(path, "the Swarm key \(expected)"))
       return
     case .present(let stored):

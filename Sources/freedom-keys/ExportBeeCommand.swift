@@ -85,6 +85,7 @@ struct ExportBeeCommand: ParsableCommand {
     case .absent:
       break
     case .present(let keystore) where keystore.address == expected:
+      ExportFiles.warnIfShared(keyPath)
       Output.standardOutput(
         ExportCommand.unchanged(keyPath, "the Swarm key \(expected.checksummed)"))
       return

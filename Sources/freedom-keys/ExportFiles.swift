@@ -101,6 +101,16 @@ enum ExportFiles {
     return buffer[0..<filled]
   }
 
+  /// Warns when the secret file at `path` can be read by other users (desktop Freedom wrote
+  /// its swarm.key that way); the file is left as it is.
+  static func warnIfShared(_ path: String) {
+    guard let status = try? status(path), status.isRegularFile, status.permissions & 0o077 != 0
+    else { return }
+    Output.warning(
+      "\(path) is accessible by other users (mode \(octal(status.permissions))); "
+        + "run chmod 600 \(path)")
+  }
+
   /// `0700`, as `chmod` takes it.
   static func octal(_ mode: UInt32) -> String {
     let digits = String(mode, radix: 8)

@@ -87,6 +87,7 @@ struct ExportRadicleCommand: ParsableCommand {
       }
     }
 
+    if keyIsCurrent { ExportFiles.warnIfShared(keyPath) }
     var text = ""
     if keyIsCurrent { text += ExportCommand.unchanged(keyPath, "the Radicle key \(expected)") }
     if lineIsCurrent { text += ExportCommand.unchanged(publicKeyPath, "its public key") }

@@ -160,6 +160,32 @@ struct ExportBeeTests {
     #expect(tree(dir) == ["keys", "keys/swarm.key"])
   }
 
+  @Test func desktopFreedomKeyOfTheSameIdentityIsKeptWithAWarning() throws {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("bee")
+    #expect(try fixture.run(["export", "bee", "--data-dir", dir]).status == 0)
+    // Desktop Freedom (ethers) writes "Crypto" and leaves the file readable by others.
+    let path = dir + "/keys/swarm.key"
+    let desktop = try #require(text(path)).replacingOccurrences(
+      of: "\"crypto\"", with: "\"Crypto\"")
+    try Data(desktop.utf8).write(to: URL(fileURLWithPath: path))
+    #expect(chmod(path, 0o644) == 0)
+    let run = try fixture.run(["export", "bee", "--data-dir", dir])
+    #expect(run.status == 0)
+    #expect(
+      run.stderr
+        == "freedom-keys: warning: \(path) is accessible by other users (mode 0644); run chmod 600 \(path)\n"
+    )
+    #expect(run.stdout.hasSuffix("nothing to do\n"))
+    #expect(text(path) == desktop)
+    let verify = try fixture.run([
+      "verify", "--bee-dir", dir, "--password-file", dir + "/password",
+    ])
+    #expect(verify.status == 0)
+    #expect(
+      verify.stdout.contains("match     \(Golden.swarmAddress) (decrypted with the password)"))
+  }
+
   @Test func existingPasswordFileIsReused() throws {
     let fixture = try ExportFixture()
     let dir = fixture.path("bee")
