@@ -129,14 +129,25 @@ struct MnemonicOptions {
   /// asked for, so a file that is not a vault is refused at once.
   private func readVault(at path: String) throws -> SecureBytes {
     // Encrypted, and kept on disk by desktop Freedom with its own permissions: no warning.
+    let source = SecretSource(role: "vault", path: path)
     let json = try SecretInput.read(
-      SecretSource(role: "vault", path: path), limit: DesktopVault.maxByteCount,
-      warnsIfShared: false)
-    let vault = try DesktopVault(json: json.withUnsafeBytes { Array($0) })
+      source, limit: DesktopVault.maxByteCount, warnsIfShared: false)
+    let vault = try Self.vault(json, from: source)
     let password = try readSecret(
       role: "vault password", path: vaultPasswordPath, option: Self.vaultPasswordFile,
       prompt: "Enter the vault password (input hidden; or use --vault-password-file PATH): ")
     return try vault.decryptMnemonic(password: password)
+  }
+
+  /// The parsed vault; a file that is not one is named in the message.
+  private static func vault(_ json: SecureBytes, from source: SecretSource) throws -> DesktopVault {
+    let bytes = json.withUnsafeBytes { Array($0) }
+    do {
+      return try DesktopVault(json: bytes)
+    } catch {
+      guard case .notAVault(let reason) = error else { throw error }
+      throw CLIError.failure("\(source) is not a desktop Freedom identity vault: \(reason)")
+    }
   }
 
   /// The BIP-39 passphrase: the file's content minus one trailing line ending, or empty.
