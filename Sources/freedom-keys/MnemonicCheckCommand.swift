@@ -11,8 +11,8 @@ struct MnemonicCheckCommand: ParsableCommand {
       name: "check",
       abstract: "Check a mnemonic's words, count and checksum.",
       discussion: MnemonicOptions.discussion + "\n" + """
-        Prints "valid — 24 words, english" and exits 0, or names what is wrong (a word in
-        no wordlist with the nearest words, the word count, the checksum, mixed
+        Prints "valid — 24 words, english" and exits 0, or names what is wrong (a word
+        in no wordlist with the nearest words, the word count, the checksum, mixed
         wordlists) and exits 1. The phrase itself is never printed. --json prints
         {"valid", "language", "words", "expandedAbbreviations", "error"}; "language" is
         left out when it is unknown, "error" when the phrase is valid.

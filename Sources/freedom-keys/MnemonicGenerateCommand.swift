@@ -61,7 +61,7 @@ struct MnemonicGenerateCommand: ParsableCommand {
         "\(path) already exists; refusing to overwrite it — choose another path")
     }
     Output.standardOutput(
-      "wrote a \(wordCount)-word \(language.rawValue) mnemonic to \(outputPath) (mode 0600)\n")
+      "wrote \(wordCount) \(language.rawValue) words to \(outputPath) (mode 0600)\n")
   }
 
   /// Writes the secret straight from its buffer, without a `String` copy.
