@@ -61,11 +61,13 @@ struct MnemonicOptions {
       throw arguments.usage("--vault-password-file needs --vault-file")
     }
 
-    // Standard input can carry one thing, and nothing while a prompt reads the terminal.
+    // A pipe can carry one thing, and nothing while a prompt needs the terminal. (On a
+    // terminal, "-" is answered at a hidden prompt, one after the other.)
     let fromStandardInput = [
       (Self.mnemonicFile, mnemonicPath), (Self.vaultFile, vaultPath),
       (Self.vaultPasswordFile, vaultPasswordPath), (Self.passphraseFile, passphrasePath),
-    ].filter { $0.1 == "-" }.map(\.0)
+    ].filter { $0.1 == "-" && !(SecretInput.standardInputIsTerminal && $0.0 != Self.vaultFile) }
+      .map(\.0)
     if fromStandardInput.count > 1 {
       throw arguments.usage(
         "--\(fromStandardInput[0].name) and --\(fromStandardInput[1].name) cannot both read "

@@ -263,6 +263,23 @@ struct VaultTests {
     #expect(terminal.displayed() == "")
   }
 
+  /// On a terminal, the mnemonic and `--passphrase-file -` are asked for one after the other.
+  @Test func mnemonicAndPassphraseBothTyped() throws {
+    let terminal = try PromptTests.PseudoTerminal()
+    let prompt = "Enter the BIP-39 passphrase (input hidden): "
+    let session = try PromptTests.Session(
+      ["derive", "--json", "--include-secrets", "--passphrase-file", "-"], terminal: terminal)
+    _ = session.waitForStandardError(containing: PromptTests.prompt)
+    terminal.type(SecretInputTests.mnemonic + "\n")
+    _ = session.waitForStandardError(containing: prompt)
+    terminal.type("TREZOR\n")
+    let (stdout, _) = session.finish()
+    #expect(session.process.terminationStatus == 0)
+    let json = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]
+    #expect(json?["seed"] as? String == DeriveTests.trezorSeed)
+    #expect(terminal.displayed() == "")
+  }
+
   /// `--passphrase-file -` on a terminal asks with echo off instead of showing what is typed.
   @Test func passphraseTypedAtTheHiddenPrompt() throws {
     let dir = try TemporaryDirectory()
