@@ -9,6 +9,7 @@ struct FreedomKeys: ParsableCommand {
       // One entry per command; each type carries its own name, options and help.
       subcommands: [
         DeriveCommand.self,
+        MnemonicCommand.self,
         ExportCommand.self,
         VerifyCommand.self,
         KeystoreCommand.self,
