@@ -5,11 +5,11 @@ import VaultKeys
 struct ExportBeeCommand: ParsableCommand {
   static let dataDir = Option.value("data-dir", "dir", help: "bee's data directory (--data-dir).")
   static let passwordFile = Option.value(
-    "password-file", "path", help: "Encrypt with the password in <path> ('-': stdin).")
+    "password-file", "path", help: "Read the keystore password from <path>.")
   static let scryptN = Option.value(
-    "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768, as bee).")
+    "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).")
   static let force = Option.flag(
-    "force", help: "Replace another identity's key; remove its state.")
+    "force", help: "Replace another identity; remove its bee state.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -52,13 +52,8 @@ struct ExportBeeCommand: ParsableCommand {
     }
     self.directory = directory
     passwordPath = arguments.value(Self.passwordFile)
-    if passwordPath == "-", input.mnemonicPath == nil || input.mnemonicPath == "-" {
-      throw arguments.usage(
-        "--password-file - needs --mnemonic-file PATH: standard input cannot carry both")
-    }
-    if passwordPath == "-", input.passphrasePath == "-" {
-      throw arguments.usage("--password-file and --passphrase-file cannot both read standard input")
-    }
+    try KeystorePassword.checkStandardInput(
+      passwordPath: passwordPath, input: input, arguments: arguments)
     let cost = try arguments.integer(Self.scryptN, in: Self.scryptNRange) ?? Web3Keystore.beeScryptN
     guard cost & (cost - 1) == 0 else {
       throw arguments.usage("--scrypt-n <n> must be a power of two, such as 32768 or 262144")

@@ -16,11 +16,11 @@ struct ExportCommand: ParsableCommand {
 
   /// The paragraph every export's help ends with.
   static let inputHelp = """
-    The mnemonic is read as by 'derive' (--mnemonic-file PATH or -, else a hidden
-    prompt), never from the command line. Everything is read and checked before
-    anything is written; files are written atomically (temporary file, fsync,
-    rename). A file that already holds the mnemonic's identity is left alone; one
-    that holds another identity is replaced only with --force.
+    The mnemonic is read as by 'derive' (--mnemonic-file PATH or -, --vault-file,
+    else a hidden prompt), never from the command line. Everything is read and
+    checked before anything is written; files are written atomically (temporary
+    file, fsync, rename). A file that already holds the mnemonic's identity is left
+    alone; one that holds another identity is replaced only with --force.
     """
 
   /// The report line for a file that already holds the identity.

@@ -6,7 +6,7 @@ import VaultKeys
 /// for `ipfs key import`.
 struct ExportKuboCommand: ParsableCommand {
   static let repo = Option.value(
-    "repo", "dir", help: "Set the Identity in kubo's <dir>/config (IPFS_PATH).")
+    "repo", "dir", help: "Set the Identity in <dir>/config (IPFS_PATH).")
   static let keyFile = Option.value(
     "key-file", "path", help: "Write the libp2p private key protobuf to <path>.")
   static let force = Option.flag("force", help: "Replace another identity's key.")

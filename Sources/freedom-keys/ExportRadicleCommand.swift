@@ -7,7 +7,7 @@ import VaultKeys
 struct ExportRadicleCommand: ParsableCommand {
   static let home = Option.value("home", "dir", help: "The Radicle home (RAD_HOME, ~/.radicle).")
   static let alias = Option.value(
-    "alias", "name", help: "Set node.alias in config.json; also the key comment.")
+    "alias", "name", help: "Set node.alias in config.json; key comment.")
   static let force = Option.flag("force", help: "Replace another identity's key.")
 
   /// The key comment when no alias is given.

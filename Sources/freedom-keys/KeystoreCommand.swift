@@ -6,7 +6,7 @@ struct KeystoreCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "keystore",
-      abstract: "Inspect Web3 Secret Storage (v3) key files such as bee's swarm.key.",
+      abstract: "Inspect Web3 Secret Storage (v3) key files, such as swarm.key.",
       subcommands: [KeystoreInspectCommand.self])
   }
 

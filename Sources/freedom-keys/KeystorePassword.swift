@@ -8,8 +8,16 @@ enum KeystorePassword {
   /// Random bytes in a generated password; written as twice as many hex digits.
   static let generatedByteCount = 32
 
-  /// The password in the file at `path` ("-": standard input).
+  /// The password in the file at `path`; "-" is standard input, or a prompt with echo off when
+  /// standard input is a terminal.
   static func read(_ path: String) throws -> SecureBytes {
+    if path == "-", SecretInput.standardInputIsTerminal {
+      let source = SecretSource(role: "keystore password", path: nil)
+      let typed = try SecretInput.prompt(
+        "Enter the keystore password (input hidden): ", for: source)
+      guard typed.count > 0 else { throw CLIError.failure("no keystore password was entered") }
+      return typed
+    }
     let source = SecretSource(role: "password", path: path)
     // SecretInput drops a byte order mark, but bee would keep it as part of the password: a key
     // encrypted without it could never be opened by bee.
@@ -22,6 +30,35 @@ enum KeystorePassword {
     let password = trimmingLineFeeds(content)
     guard password.count > 0 else { throw CLIError.failure("\(source) is empty") }
     return password
+  }
+
+  /// Refuses `--password-file -` when standard input is a pipe that another input of `input`
+  /// also reads, or while a prompt for the mnemonic or the vault password would need it. (On a
+  /// terminal each "-" is asked for at its own hidden prompt.)
+  static func checkStandardInput(
+    passwordPath: String?, input: MnemonicOptions, arguments: ParsedArguments
+  ) throws(CLIError) {
+    guard passwordPath == "-", !SecretInput.standardInputIsTerminal else { return }
+    let readers: [(Option, String?)] = [
+      (MnemonicOptions.mnemonicFile, input.mnemonicPath),
+      (MnemonicOptions.vaultFile, input.vaultPath),
+      (MnemonicOptions.vaultPasswordFile, input.vaultPasswordPath),
+      (MnemonicOptions.passphraseFile, input.passphrasePath),
+    ]
+    if let other = readers.first(where: { $0.1 == "-" }) {
+      throw arguments.usage(
+        "--password-file and --\(other.0.name) cannot both read standard input")
+    }
+    if input.mnemonicPath == nil, input.vaultPath == nil {
+      throw arguments.usage(
+        "--password-file - needs --mnemonic-file PATH: the mnemonic cannot be asked for while "
+          + "standard input carries the password")
+    }
+    if input.vaultPath != nil, input.vaultPasswordPath == nil {
+      throw arguments.usage(
+        "--password-file - needs --vault-password-file PATH: the vault password cannot be asked "
+          + "for while standard input carries the password")
+    }
   }
 
   /// `bytes` without leading and trailing line feeds.

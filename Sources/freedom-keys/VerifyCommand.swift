@@ -55,13 +55,8 @@ struct VerifyCommand: ParsableCommand {
     if passwordPath != nil, beeDirectory == nil {
       throw arguments.usage("--password-file <path> only applies with --bee-dir <dir>")
     }
-    if passwordPath == "-", input.mnemonicPath == nil || input.mnemonicPath == "-" {
-      throw arguments.usage(
-        "--password-file - needs --mnemonic-file PATH: standard input cannot carry both")
-    }
-    if passwordPath == "-", input.passphrasePath == "-" {
-      throw arguments.usage("--password-file and --passphrase-file cannot both read standard input")
-    }
+    try KeystorePassword.checkStandardInput(
+      passwordPath: passwordPath, input: input, arguments: arguments)
   }
 
   func run() throws {

@@ -216,7 +216,7 @@ struct VerifyTests {
     ),
     (
       ["--bee-dir", "b", "--password-file", "-"],
-      "--password-file - needs --mnemonic-file PATH: standard input cannot carry both"
+      "--password-file and --mnemonic-file cannot both read standard input"
     ),
   ])
   func usageErrors(arguments: [String], message: String) throws {
