@@ -35,6 +35,8 @@ struct Report: Encodable {
   var mnemonicToSeedVsPython: [String: Double]?
   /// The whole profile (mnemonic → every identity) over mnemonic → seed alone (target ≤ 1.3).
   var wholeProfileVsSeed: Double?
+  /// `export bee`'s work over the bare libsodium scrypt call (target ≤ 1.1).
+  var exportBeeVsScrypt: Double?
   var peakRSSKiB: Int?
 }
 
@@ -170,6 +172,23 @@ try measure("whole profile from the seed (masters, 4 identities)", iterations: 1
 }
 try measure("whole profile from the mnemonic", iterations: 300) {
   keep(try FreedomProfile(mnemonic: Mnemonic(phrase: phrase)).seed)
+}
+// What `freedom-keys export bee` does after reading its inputs: mnemonic → Swarm key → bee
+// keystore (scrypt N=2^15, AES-128-CTR, Keccak MAC) → keys/swarm.key written atomically.
+let exportDirectory = FileManager.default.temporaryDirectory
+  .appendingPathComponent("freedom-keys-bench-\(getpid())").path
+try measure("export bee: mnemonic → keys/swarm.key (N=2^15)", iterations: 15) {
+  let profile = try FreedomProfile(mnemonic: Mnemonic(phrase: phrase))
+  let keystore = try Web3Keystore.encrypt(privateKey: profile.swarm.privateKey, password: password)
+  _ = try SecureFileWriter.createDirectory(exportDirectory + "/keys")
+  try SecureFileWriter.write(keystore, to: exportDirectory + "/keys/swarm.key", replace: .replace)
+  sink &+= keystore.count
+}
+try? FileManager.default.removeItem(atPath: exportDirectory)
+if let scryptCase = report.cases.first(where: { $0.name.hasPrefix("scrypt") }),
+  let exportCase = report.cases.first(where: { $0.name.hasPrefix("export bee") })
+{
+  report.exportBeeVsScrypt = exportCase.medianMs / scryptCase.medianMs
 }
 if let seedCase = report.cases.first(where: { $0.name.hasPrefix("mnemonic→seed") }),
   let profileCase = report.cases.first(where: { $0.name == "whole profile from the mnemonic" })
