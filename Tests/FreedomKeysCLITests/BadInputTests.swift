@@ -90,8 +90,12 @@ struct BadInputTests {
         + "numbering"),
   ]
 
-  /// The commands that read a mnemonic (`export` joins them once it exists).
-  static let commands: [[String]] = [["derive"], ["derive", "--json"], ["mnemonic", "check"]]
+  /// The commands that read a mnemonic; `OUT` stands for a directory the exports must not create.
+  static let commands: [[String]] = [
+    ["derive"], ["derive", "--json"], ["mnemonic", "check"],
+    ["export", "bee", "--data-dir", "OUT"], ["export", "kubo", "--key-file", "OUT/key"],
+    ["export", "ant", "--data-dir", "OUT"], ["export", "radicle", "--home", "OUT"],
+  ]
 
   @Test(arguments: cases, commands)
   func rejected(_ bad: Case, command: [String]) throws {
@@ -102,11 +106,14 @@ struct BadInputTests {
     case .missing: path = dir.url.appendingPathComponent("words.txt").path
     case .directory: path = dir.url.path
     }
-    let run = try CLI.run(command + ["--mnemonic-file", path])
+    let out = dir.url.appendingPathComponent("out").path
+    let arguments = command.map { $0.replacingOccurrences(of: "OUT", with: out) }
+    let run = try CLI.run(arguments + ["--mnemonic-file", path])
     #expect(run.status == 1)
     #expect(run.stdout == "")
     #expect(run.stderr == "freedom-keys: error: \(bad.message(path))\n")
     Self.expectNoEcho(of: Self.phrase, in: run.stderr)
+    #expect(!FileManager.default.fileExists(atPath: out), "an export wrote \(out)")
   }
 
   /// The same phrases on standard input give the same diagnosis.
