@@ -38,7 +38,9 @@ public enum OpenSSH {
   }
 
   /// `ssh-ed25519 <base64 blob>`, followed by ` comment` when one is given.
-  public static func authorizedKeyLine(_ publicKey: Ed25519.PublicKey, comment: String? = nil) -> String {
+  public static func authorizedKeyLine(_ publicKey: Ed25519.PublicKey, comment: String? = nil)
+    -> String
+  {
     let line = "\(ed25519KeyType) \(Data(publicKeyBlob(publicKey)).base64EncodedString())"
     guard let comment, !comment.isEmpty else { return line }
     return "\(line) \(comment)"

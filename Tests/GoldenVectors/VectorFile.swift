@@ -8,7 +8,9 @@ struct VectorFile<Vector: Decodable>: Decodable {
 
   /// Decodes `Vectors/<name>.json` from the test bundle.
   static func load(_ name: String) throws -> VectorFile {
-    guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
+    guard
+      let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors")
+    else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Vectors/\(name).json"])
     }
     return try JSONDecoder().decode(VectorFile.self, from: Data(contentsOf: url))

@@ -5,7 +5,8 @@ import VaultKeys
 @Suite struct Base58Tests {
   @Test(arguments: [
     ("", ""), ("00", "1"), ("0000ff", "115Q"), ("61", "2g"), ("626262", "a3gV"),
-    ("516b6fcd0f", "ABnLTmg"), ("00eb15231dfceb60925886b67d065299925915aeb172c06647", "1NS17iag9jJgTHD1VXjvLCEnZuQ3rJDE9L"),
+    ("516b6fcd0f", "ABnLTmg"),
+    ("00eb15231dfceb60925886b67d065299925915aeb172c06647", "1NS17iag9jJgTHD1VXjvLCEnZuQ3rJDE9L"),
   ])
   func roundTrip(hex: String, text: String) throws {
     let bytes = try #require(Hex.decode(hex))
