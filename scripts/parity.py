@@ -452,7 +452,12 @@ def check_case(job: tuple[str, int, int, bool, str]) -> Result:
             if expected is None:
                 expected = reference(Mnemonic.to_seed(" ".join(case.words), case.passphrase or ""))
             result.exported = True
-            check_exports(binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result)
+            try:
+                check_exports(binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result)
+            except Exception as error:  # noqa: BLE001 - a missing or unreadable file is a finding
+                result.mismatches.append(
+                    ("exported files", "readable", f"{type(error).__name__}: {error}")
+                )
     if result.mismatches:
         keep = pathlib.Path(failures) / f"case-{number}"
         shutil.rmtree(keep, ignore_errors=True)
@@ -678,7 +683,7 @@ def main() -> int:
             for name, want, got in result.mismatches:
                 mismatches += 1
                 print(f"FAIL case {result.number} [{result.label}] "
-                      f"{failures / f'case-{result.number}' / 'mnemonic.txt'}: "
+                      f"{(failures / f'case-{result.number}' / 'mnemonic.txt').relative_to(ROOT)}: "
                       f"{name}: expected {want}, got {got}", flush=True)
             if result.mismatches:
                 failed_cases.append(result.number)
