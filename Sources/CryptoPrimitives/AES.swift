@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// AES from OpenSSL libcrypto, which libsodium lacks in the modes needed here.
 public enum AES {
@@ -11,7 +11,9 @@ public enum AES {
     try requireLength("an AES-128 key", key.count, 16)
     try requireLength("an AES-CTR IV", iv.withUnsafeBytes { $0.count }, 16)
     let count = data.withUnsafeBytes { $0.count }
-    return try run(EVP_aes_128_ctr(), encrypt: true, key: key, iv: iv, input: data, outputCount: count) { _ in 1 }
+    return try run(
+      EVP_aes_128_ctr(), encrypt: true, key: key, iv: iv, input: data, outputCount: count
+    ) { _ in 1 }
   }
 
   /// The byte length of a GCM tag.
@@ -20,22 +22,28 @@ public enum AES {
   /// AES-256-GCM decryption with any IV length (browser-passworder uses 16 bytes, which
   /// libsodium's 12-byte-nonce API cannot take). Throws `authenticationFailed` on a bad tag.
   public static func gcm256Open(
-    key: SecureBytes, iv: some ContiguousBytes, ciphertext: some ContiguousBytes, tag: some ContiguousBytes
+    key: SecureBytes, iv: some ContiguousBytes, ciphertext: some ContiguousBytes,
+    tag: some ContiguousBytes
   ) throws(CryptoError) -> SecureBytes {
     try requireLength("an AES-256 key", key.count, 32)
     try requireLength("a GCM tag", tag.withUnsafeBytes { $0.count }, gcmTagByteCount)
     let count = ciphertext.withUnsafeBytes { $0.count }
-    return try run(EVP_aes_256_gcm(), encrypt: false, key: key, iv: iv, input: ciphertext, outputCount: count) {
+    return try run(
+      EVP_aes_256_gcm(), encrypt: false, key: key, iv: iv, input: ciphertext, outputCount: count
+    ) {
       context in
       tag.withUnsafeBytes {
         EVP_CIPHER_CTX_ctrl(
-          context, EVP_CTRL_GCM_SET_TAG, Int32($0.count), UnsafeMutableRawPointer(mutating: $0.baseAddress))
+          context, EVP_CTRL_GCM_SET_TAG, Int32($0.count),
+          UnsafeMutableRawPointer(mutating: $0.baseAddress))
       }
     }
   }
 
   /// AES-256-GCM encryption; returns ciphertext ‖ 16-byte tag.
-  public static func gcm256Seal(key: SecureBytes, iv: some ContiguousBytes, plaintext: some ContiguousBytes)
+  public static func gcm256Seal(
+    key: SecureBytes, iv: some ContiguousBytes, plaintext: some ContiguousBytes
+  )
     throws(CryptoError) -> [UInt8]
   {
     try requireLength("an AES-256 key", key.count, 32)
@@ -97,7 +105,9 @@ public enum AES {
       }
     }
     guard status == 1 else {
-      if !encrypt && EVP_CIPHER_get_mode(cipher) == EVP_CIPH_GCM_MODE { throw .authenticationFailed }
+      if !encrypt && EVP_CIPHER_get_mode(cipher) == EVP_CIPH_GCM_MODE {
+        throw .authenticationFailed
+      }
       throw .libraryFailure("AES")
     }
     guard finish(context) == 1 else { throw .libraryFailure("EVP_CIPHER_CTX_ctrl") }

@@ -22,7 +22,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidPrivateKey: "the private key is zero or not below the secp256k1 group order"
     case .invalidPublicKey: "the bytes are not a valid secp256k1 public key"
     case .invalidTweak: "the derived key is invalid for this index (use the next index)"
-    case .invalidScryptParameters: "scrypt parameters rejected: N must be a power of two greater than 1"
+    case .invalidScryptParameters:
+      "scrypt parameters rejected: N must be a power of two greater than 1"
     case .authenticationFailed: "authentication failed: wrong key or altered data"
     case .libraryFailure(let call): "\(call) failed"
     }
@@ -31,5 +32,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Throws `invalidLength` unless `count == expected`.
 func requireLength(_ what: String, _ count: Int, _ expected: Int) throws(CryptoError) {
-  guard count == expected else { throw .invalidLength(what: what, expected: expected, actual: count) }
+  guard count == expected else {
+    throw .invalidLength(what: what, expected: expected, actual: count)
+  }
 }

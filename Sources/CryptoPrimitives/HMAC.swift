@@ -1,5 +1,5 @@
-import Foundation
 internal import CSodium
+import Foundation
 
 /// A keyed HMAC state whose value can be copied, so a key is processed once and reused
 /// (PBKDF2 runs thousands of MACs under one key).
@@ -13,7 +13,8 @@ protocol HMACState {
 }
 
 extension HMACState {
-  static func authenticate(key: some ContiguousBytes, message: some ContiguousBytes) -> SecureBytes {
+  static func authenticate(key: some ContiguousBytes, message: some ContiguousBytes) -> SecureBytes
+  {
     SecureBytes(count: byteCount) { out in
       var state = key.withUnsafeBytes { Self(key: $0) }
       message.withUnsafeBytes { state.update($0) }
@@ -65,7 +66,9 @@ public enum HMACSHA512 {
   public static let byteCount = 64
 
   /// HMAC-SHA512 of `message` under `key`.
-  public static func authenticate(key: some ContiguousBytes, message: some ContiguousBytes) -> SecureBytes {
+  public static func authenticate(key: some ContiguousBytes, message: some ContiguousBytes)
+    -> SecureBytes
+  {
     SodiumHMACSHA512.authenticate(key: key, message: message)
   }
 }
@@ -76,7 +79,9 @@ public enum HMACSHA256 {
   public static let byteCount = 32
 
   /// HMAC-SHA256 of `message` under `key`.
-  public static func authenticate(key: some ContiguousBytes, message: some ContiguousBytes) -> SecureBytes {
+  public static func authenticate(key: some ContiguousBytes, message: some ContiguousBytes)
+    -> SecureBytes
+  {
     SodiumHMACSHA256.authenticate(key: key, message: message)
   }
 }

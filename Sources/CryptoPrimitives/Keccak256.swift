@@ -43,7 +43,8 @@ public enum Keccak256 {
     private mutating func absorbBlock() {
       block.withUnsafeBytes { bytes in
         for i in 0..<(Keccak256.rate / 8) {
-          state[i] ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))
+          state[i] ^= UInt64(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))
         }
       }
       filled = 0

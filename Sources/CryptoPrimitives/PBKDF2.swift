@@ -1,66 +1,194 @@
-import Foundation
 internal import CSodium
+import Foundation
 
 /// PBKDF2 (RFC 8018) over HMAC-SHA512 (BIP-39 seeds) and HMAC-SHA256 (keystores, vaults).
 ///
-/// The password is keyed into the HMAC state once; every iteration copies that state, so an
-/// iteration costs two hash compressions, the floor for PBKDF2.
+/// Each iteration costs exactly two compressions, the floor for PBKDF2: the password is keyed
+/// into HMAC's inner and outer states once, and from the second iteration on each MAC input is a
+/// digest of fixed length, so both hashes are single pre-padded blocks fed straight to OpenSSL's
+/// block function with the keyed state restored. No intermediate leaves one wiped allocation.
 public enum PBKDF2 {
   /// PBKDF2-HMAC-SHA512.
   public static func hmacSHA512(
     password: some ContiguousBytes, salt: some ContiguousBytes, iterations: Int, keyByteCount: Int
   ) -> SecureBytes {
-    derive(OpenSSLHMACSHA512.self, password, salt, iterations, keyByteCount)
+    output(keyByteCount, iterations) { out in
+      password.withUnsafeBytes { password in
+        salt.withUnsafeBytes { derive(OpenSSLSHA512.self, password, $0, iterations, out) }
+      }
+    }
   }
 
   /// PBKDF2-HMAC-SHA256.
   public static func hmacSHA256(
     password: some ContiguousBytes, salt: some ContiguousBytes, iterations: Int, keyByteCount: Int
   ) -> SecureBytes {
-    derive(SodiumHMACSHA256.self, password, salt, iterations, keyByteCount)
+    output(keyByteCount, iterations) { out in
+      password.withUnsafeBytes { password in
+        salt.withUnsafeBytes { derive(OpenSSLSHA256.self, password, $0, iterations, out) }
+      }
+    }
   }
 
-  private static func derive<MAC: HMACState>(
-    _: MAC.Type, _ password: some ContiguousBytes, _ salt: some ContiguousBytes,
-    _ iterations: Int, _ keyByteCount: Int
+  private static func output(
+    _ keyByteCount: Int, _ iterations: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void
   ) -> SecureBytes {
-    precondition(iterations >= 1 && keyByteCount >= 0, "PBKDF2 needs at least one iteration")
-    let h = MAC.byteCount
-    var keyed = password.withUnsafeBytes { MAC(key: $0) }
-    defer { keyed.wipe() }
-    // u holds U_j, t the running XOR T_i; both are wiped on release.
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * h, alignment: 16)
-    defer {
-      sodium_memzero(scratch.rawPointer, scratch.count)
-      scratch.deallocate()
-    }
-    let u = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<h])
-    let t = UnsafeMutableRawBufferPointer(rebasing: scratch[h..<2 * h])
+    precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
+    precondition(keyByteCount >= 0, "a key length cannot be negative")
+    return SecureBytes(count: keyByteCount, initializer: body)
+  }
 
-    return SecureBytes(count: keyByteCount) { out in
-      var offset = 0
-      var block: UInt32 = 1
-      while offset < keyByteCount {
-        var state = keyed
-        salt.withUnsafeBytes { state.update($0) }
-        withUnsafeBytes(of: block.bigEndian) { state.update($0) }
-        state.finalize(into: u)
-        t.copyMemory(from: UnsafeRawBufferPointer(u))
-        for _ in 1..<iterations {
-          state = keyed
-          state.update(UnsafeRawBufferPointer(u))
-          state.finalize(into: u)
-          for w in stride(from: 0, to: h, by: 8) {
-            let x = t.load(fromByteOffset: w, as: UInt64.self) ^ u.load(fromByteOffset: w, as: UInt64.self)
-            t.storeBytes(of: x, toByteOffset: w, as: UInt64.self)
-          }
-        }
-        let take = min(h, keyByteCount - offset)
-        UnsafeMutableRawBufferPointer(rebasing: out[offset..<offset + take])
-          .copyMemory(from: UnsafeRawBufferPointer(rebasing: t[0..<take]))
-        offset += take
-        block += 1
+  /// The work itself. Callers name the hash concretely, so this is specialised for each; called
+  /// from code still generic over the byte containers, it ran unspecialised and 1.5–3× slower.
+  private static func derive<H: OpenSSLSHA2>(
+    _: H.Type, _ password: UnsafeRawBufferPointer, _ salt: UnsafeRawBufferPointer,
+    _ iterations: Int,
+    _ out: UnsafeMutableRawBufferPointer
+  ) {
+    let scratch = Scratch<H>()
+    defer { scratch.release() }
+    scratch.key(password)
+    var offset = 0
+    var blockIndex: UInt32 = 1
+    while offset < out.count {
+      let take = min(H.digestByteCount, out.count - offset)
+      scratch.block(blockIndex, salt: salt, iterations: iterations)
+      scratch.copyResult(to: out.baseAddress! + offset, count: take)
+      offset += take
+      blockIndex += 1
+    }
+  }
+
+  /// Every intermediate of one derivation in a single allocation that is wiped on release:
+  /// three contexts (keyed inner, keyed outer, working), two one-block buffers whose first
+  /// `digestByteCount` bytes carry U_j and the inner digest, and the running XOR T.
+  private struct Scratch<H: OpenSSLSHA2> {
+    private let memory: UnsafeMutableRawBufferPointer
+    private let inner: UnsafeMutablePointer<H.Context>
+    private let outer: UnsafeMutablePointer<H.Context>
+    private let work: UnsafeMutablePointer<H.Context>
+    /// U_j, padded as the second block of the inner hash.
+    private let innerBlock: UnsafeMutableRawPointer
+    /// The inner digest, padded as the second block of the outer hash.
+    private let outerBlock: UnsafeMutableRawPointer
+    /// T_i as state words in host byte order.
+    private let t: UnsafeMutablePointer<H.Word>
+
+    private static var wordCount: Int { H.digestByteCount / MemoryLayout<H.Word>.size }
+
+    init() {
+      let contextBytes = (MemoryLayout<H.Context>.stride + 63) & ~63
+      let blockBytes = H.blockByteCount
+      memory = .allocate(
+        byteCount: 3 * contextBytes + 2 * blockBytes + H.digestByteCount, alignment: 64)
+      memory.initializeMemory(as: UInt8.self, repeating: 0)
+      _ = sodium_mlock(memory.baseAddress!, memory.count)
+      let base = memory.baseAddress!
+      inner = base.bindMemory(to: H.Context.self, capacity: 1)
+      outer = (base + contextBytes).bindMemory(to: H.Context.self, capacity: 1)
+      work = (base + 2 * contextBytes).bindMemory(to: H.Context.self, capacity: 1)
+      innerBlock = base + 3 * contextBytes
+      outerBlock = innerBlock + blockBytes
+      t = (outerBlock + blockBytes).bindMemory(to: H.Word.self, capacity: Self.wordCount)
+    }
+
+    func release() {
+      sodium_memzero(memory.baseAddress!, memory.count)
+      _ = sodium_munlock(memory.baseAddress!, memory.count)
+      memory.deallocate()
+    }
+
+    /// Keys the inner and outer states with `password` (RFC 2104), using innerBlock as K ⊕ pad.
+    func key(_ password: UnsafeRawBufferPointer) {
+      let blockBytes = H.blockByteCount
+      let pad = UnsafeMutableRawBufferPointer(start: innerBlock, count: blockBytes)
+      pad.initializeMemory(as: UInt8.self, repeating: 0)
+      if password.count > blockBytes {
+        H.hash(password, into: innerBlock)
+      } else if password.count > 0 {
+        pad.copyMemory(from: password)
       }
+      for i in 0..<blockBytes { pad[i] ^= 0x36 }
+      H.initialize(inner)
+      H.update(inner, UnsafeRawBufferPointer(pad))
+      for i in 0..<blockBytes { pad[i] ^= 0x36 ^ 0x5c }
+      H.initialize(outer)
+      H.update(outer, UnsafeRawBufferPointer(pad))
+      pad.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    /// T_i = U_1 ⊕ … ⊕ U_c into `t`.
+    func block(_ index: UInt32, salt: UnsafeRawBufferPointer, iterations: Int) {
+      let h = H.digestByteCount
+      // U_1 = HMAC(P, S ‖ INT(i)): the salt has any length, so it goes through update/final.
+      restore(work, from: inner)
+      H.update(work, salt)
+      withUnsafeBytes(of: index.bigEndian) { H.update(work, $0) }
+      H.finalize(work, into: outerBlock)
+      restore(work, from: outer)
+      H.update(work, UnsafeRawBufferPointer(start: outerBlock, count: h))
+      H.finalize(work, into: innerBlock)
+      pad(innerBlock)
+      pad(outerBlock)
+
+      let words = Self.wordCount
+      let wordBytes = MemoryLayout<H.Word>.size
+      for w in 0..<words {
+        t[w] = H.Word(
+          bigEndian: innerBlock.loadUnaligned(fromByteOffset: w * wordBytes, as: H.Word.self))
+      }
+      // The chaining state h[0..<8] of each context, in host byte order.
+      let state = (UnsafeMutableRawPointer(work) + H.stateOffset).assumingMemoryBound(
+        to: H.Word.self)
+      let innerState = (UnsafeMutableRawPointer(inner) + H.stateOffset).assumingMemoryBound(
+        to: H.Word.self)
+      let outerState = (UnsafeMutableRawPointer(outer) + H.stateOffset).assumingMemoryBound(
+        to: H.Word.self)
+      for _ in 1..<iterations {
+        state.update(from: innerState, count: words)
+        H.compress(work, innerBlock)
+        for w in 0..<words {
+          outerBlock.storeBytes(
+            of: state[w].bigEndian, toByteOffset: w * wordBytes, as: H.Word.self)
+        }
+        state.update(from: outerState, count: words)
+        H.compress(work, outerBlock)
+        for w in 0..<words {
+          let u = state[w]
+          innerBlock.storeBytes(of: u.bigEndian, toByteOffset: w * wordBytes, as: H.Word.self)
+          t[w] ^= u
+        }
+      }
+    }
+
+    /// The first `count` bytes of T_i, big-endian, to `destination`.
+    func copyResult(to destination: UnsafeMutableRawPointer, count: Int) {
+      let wordBytes = MemoryLayout<H.Word>.size
+      // The digest area of outerBlock is free once the iterations are done.
+      for w in 0..<Self.wordCount {
+        outerBlock.storeBytes(of: t[w].bigEndian, toByteOffset: w * wordBytes, as: H.Word.self)
+      }
+      destination.copyMemory(from: outerBlock, byteCount: count)
+    }
+
+    /// Copies a whole context as bytes, so no keyed state passes through a Swift temporary.
+    private func restore(
+      _ target: UnsafeMutablePointer<H.Context>, from source: UnsafeMutablePointer<H.Context>
+    ) {
+      UnsafeMutableRawPointer(target).copyMemory(
+        from: source, byteCount: MemoryLayout<H.Context>.size)
+    }
+
+    /// SHA-2 padding for a message of one keyed block plus one digest, written after the
+    /// digest that occupies the start of `block`.
+    private func pad(_ block: UnsafeMutableRawPointer) {
+      let h = H.digestByteCount
+      let b = H.blockByteCount
+      UnsafeMutableRawBufferPointer(start: block + h, count: b - h).initializeMemory(
+        as: UInt8.self, repeating: 0)
+      block.storeBytes(of: 0x80 as UInt8, toByteOffset: h, as: UInt8.self)
+      let bits = UInt64((b + h) * 8)
+      block.storeBytes(of: bits.bigEndian, toByteOffset: b - 8, as: UInt64.self)
     }
   }
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// RIPEMD-160, from OpenSSL libcrypto (libsodium has none); BIP-32 fingerprints need it.
 public enum RIPEMD160 {

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSodium
+import Foundation
 
 /// SHA-256 (FIPS 180-4), from libsodium.
 public enum SHA256 {

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSodium
+import Foundation
 
 /// scrypt (RFC 7914) from libsodium's `crypto_pwhash_scryptsalsa208sha256_ll`.
 public enum Scrypt {

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSecp256k1
+import Foundation
 
 /// secp256k1 keys over libsecp256k1, with the tweak operations BIP-32 needs.
 public enum Secp256k1 {
@@ -80,8 +80,13 @@ public enum Secp256k1 {
     /// The compressed SEC1 encoding, `02`/`03` ‖ x.
     public let compressedRepresentation: [UInt8]
 
+    /// The uncompressed SEC1 encoding, `04` ‖ x ‖ y (kept so that addresses and tweaks never
+    /// pay for decompressing the point again).
+    public let uncompressedRepresentation: [UInt8]
+
     fileprivate init(point: secp256k1_pubkey) {
       compressedRepresentation = Self.serialize(point, compressed: true)
+      uncompressedRepresentation = Self.serialize(point, compressed: false)
     }
 
     /// Parses a compressed (33-byte) or uncompressed (65-byte) SEC1 point.
@@ -90,18 +95,11 @@ public enum Secp256k1 {
       self.init(point: point)
     }
 
-    /// The uncompressed SEC1 encoding, `04` ‖ x ‖ y.
-    public var uncompressedRepresentation: [UInt8] {
-      // The stored encoding was produced by the library, so parsing it again cannot fail.
-      let point = try! Self.parse(compressedRepresentation)
-      return Self.serialize(point, compressed: false)
-    }
-
     /// `self + tweak·G`, the public half of a BIP-32 child derivation.
     public func adding(tweak: some ContiguousBytes) throws(CryptoError) -> PublicKey {
       let tweakCount = tweak.withUnsafeBytes { $0.count }
       try requireLength("a secp256k1 tweak", tweakCount, 32)
-      var point = try! Self.parse(compressedRepresentation)
+      var point = try! Self.parse(uncompressedRepresentation)
       let ok = tweak.withUnsafeBytes {
         secp256k1_ec_pubkey_tweak_add(Secp256k1.context, &point, $0.bytePointer)
       }
@@ -109,10 +107,13 @@ public enum Secp256k1 {
       return PublicKey(point: point)
     }
 
-    private static func parse(_ bytes: some ContiguousBytes) throws(CryptoError) -> secp256k1_pubkey {
+    private static func parse(_ bytes: some ContiguousBytes) throws(CryptoError) -> secp256k1_pubkey
+    {
       var point = secp256k1_pubkey()
       let ok = bytes.withUnsafeBytes { input -> Int32 in
-        guard input.count == compressedByteCount || input.count == uncompressedByteCount else { return 0 }
+        guard input.count == compressedByteCount || input.count == uncompressedByteCount else {
+          return 0
+        }
         return secp256k1_ec_pubkey_parse(
           Secp256k1.context, &point, input.bytePointer, input.count)
       }

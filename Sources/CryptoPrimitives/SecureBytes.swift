@@ -1,5 +1,5 @@
-import Foundation
 internal import CSodium
+import Foundation
 
 /// A buffer for secrets (seeds, private keys, chain codes, passwords) that is locked in memory
 /// where the system allows it and wiped with `sodium_memzero` when the last copy goes away.
@@ -12,6 +12,10 @@ public struct SecureBytes: Sendable {
 
     init(count: Int) {
       _ = Sodium.ready
+      if count <= LockedArena.slotByteCount, let slot = LockedArena.shared.allocate() {
+        pointer = UnsafeMutableRawBufferPointer(start: slot, count: LockedArena.slotByteCount)
+        return
+      }
       pointer = .allocate(byteCount: max(count, 1), alignment: 16)
       pointer.initializeMemory(as: UInt8.self, repeating: 0)
       // Locking can fail under a low RLIMIT_MEMLOCK; the buffer is still wiped on release.
@@ -19,6 +23,7 @@ public struct SecureBytes: Sendable {
     }
 
     deinit {
+      if LockedArena.shared.release(pointer.rawPointer) { return }
       sodium_memzero(pointer.rawPointer, pointer.count)
       _ = sodium_munlock(pointer.rawPointer, pointer.count)
       pointer.deallocate()

@@ -5,27 +5,38 @@ import CryptoPrimitives
 public struct SLIP10Ed25519Key: Sendable, CustomStringConvertible {
   private static let masterHMACKey = Array("ed25519 seed".utf8)
 
-  /// The Ed25519 private key: the left half of the node's HMAC output.
-  public let privateKey: Ed25519.PrivateKey
+  /// The left half of the node's HMAC output: the Ed25519 seed.
+  private let key: SecureBytes
+  /// The parent's seed, kept so the parent fingerprint costs a key pair only when asked for.
+  private let parentKey: SecureBytes?
   /// The 32-byte chain code.
   public let chainCode: SecureBytes
   /// The number of derivation steps from the master key (0 for the master key).
   public let depth: UInt8
-  /// The first 4 bytes of the parent's key identifier (zero for the master key).
-  public let parentFingerprint: [UInt8]
   /// The child number this key was derived with, 2^31 added (0 for the master key).
   public let childNumber: UInt32
 
   private init(
-    privateKey: SecureBytes, chainCode: SecureBytes, depth: UInt8, parentFingerprint: [UInt8],
+    privateKey: SecureBytes, chainCode: SecureBytes, depth: UInt8, parentKey: SecureBytes?,
     childNumber: UInt32
   ) {
-    // Always 32 bytes here (half of an HMAC-SHA512 output), the only thing the initializer checks.
-    self.privateKey = try! Ed25519.PrivateKey(rawRepresentation: privateKey)
+    key = privateKey
     self.chainCode = chainCode
     self.depth = depth
-    self.parentFingerprint = parentFingerprint
+    self.parentKey = parentKey
     self.childNumber = childNumber
+  }
+
+  /// The Ed25519 private key (its public key is computed on each access).
+  public var privateKey: Ed25519.PrivateKey {
+    // Always 32 bytes (half of an HMAC-SHA512 output), the only thing the initializer checks.
+    try! Ed25519.PrivateKey(rawRepresentation: key)
+  }
+
+  /// The first 4 bytes of the parent's key identifier (zero for the master key).
+  public var parentFingerprint: [UInt8] {
+    guard let parentKey else { return [0, 0, 0, 0] }
+    return Self.fingerprint(try! Ed25519.PrivateKey(rawRepresentation: parentKey).publicKey)
   }
 
   /// The master node of `seed`: HMAC-SHA512 keyed with "ed25519 seed". Every seed length gives a
@@ -34,7 +45,7 @@ public struct SLIP10Ed25519Key: Sendable, CustomStringConvertible {
     let hmac = HMACSHA512.authenticate(key: Self.masterHMACKey, message: seed)
     self.init(
       privateKey: hmac[0..<ChildDerivation.halfByteCount], chainCode: hmac.rightHalf, depth: 0,
-      parentFingerprint: [0, 0, 0, 0], childNumber: 0)
+      parentKey: nil, childNumber: 0)
   }
 
   /// The descendant at `path`, taken from this node; every component must be hardened.
@@ -45,19 +56,16 @@ public struct SLIP10Ed25519Key: Sendable, CustomStringConvertible {
     guard let last = path.components.last else { return self }
     guard path.components.count <= Int(UInt8.max - depth) else { throw .depthExceeded }
     return try ChildDerivation.withScratch { message in
-      var key = SecureBytesSlice(privateKey.rawRepresentation)
+      var key = SecureBytesSlice(self.key)
       var code = SecureBytesSlice(chainCode)
       for component in path.components.dropLast() {
         (key, code) = Self.child(of: key, chainCode: code, component, message)
       }
-      // Deriving needs no public key; only the last parent's identifies the result.
-      let parentPublicKey =
-        path.components.count == 1
-        ? publicKey : try! Ed25519.PrivateKey(rawRepresentation: key.copied).publicKey
+      let parentKey = key.copied
       (key, code) = Self.child(of: key, chainCode: code, last, message)
       return SLIP10Ed25519Key(
         privateKey: key.copied, chainCode: code.copied, depth: depth + UInt8(path.components.count),
-        parentFingerprint: Self.fingerprint(parentPublicKey), childNumber: last.rawIndex)
+        parentKey: parentKey, childNumber: last.rawIndex)
     }
   }
 

@@ -1,1 +1,32 @@
-print("todo")
+import Glibc
+
+// A crash must never write the process memory (seeds, keys) to a core file.
+var noCoreDumps = rlimit(rlim_cur: 0, rlim_max: 0)
+_ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCoreDumps)
+
+/// Parses the command line, runs the command and maps the outcome to an exit status.
+/// A function, so every secret the command held is released (and wiped) before `exit`.
+func main(_ arguments: [String]) -> Int32 {
+  do {
+    switch try ArgumentParser.parse(arguments, root: FreedomKeys.self) {
+    case .help(let command, let commandPath):
+      Output.standardOutput(
+        HelpText.render(
+          command, commandPath: commandPath,
+          isRoot: ObjectIdentifier(command) == ObjectIdentifier(FreedomKeys.self)))
+    case .version:
+      Output.standardOutput("freedom-keys \(FreedomKeys.version)\n")
+    case .run(let command):
+      try command.run()
+    }
+    return 0
+  } catch let error as CLIError {
+    Output.error(error.description)
+    return error.exitStatus
+  } catch {
+    Output.error(String(describing: error))
+    return 1
+  }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())))

@@ -18,8 +18,22 @@ enum CLI {
     return Bundle.main.bundleURL.appendingPathComponent("freedom-keys")
   }
 
+  /// A write to a pipe the binary closed early must fail with EPIPE, not kill the test runner.
+  private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
   /// Runs `freedom-keys arguments…` with `stdin` on its standard input.
-  static func run(_ arguments: [String], stdin: String = "", environment: [String: String]? = nil) throws -> CLIRun {
+  static func run(
+    _ arguments: [String], stdin: String = "", environment: [String: String]? = nil
+  ) throws -> CLIRun {
+    try run(arguments, stdinBytes: Data(stdin.utf8), environment: environment)
+  }
+
+  /// Runs `freedom-keys arguments…` with arbitrary bytes on its standard input. Input is written
+  /// and stderr read on other threads, so neither side can block the other on a full pipe.
+  static func run(
+    _ arguments: [String], stdinBytes: Data, environment: [String: String]? = nil
+  ) throws -> CLIRun {
+    ignoreBrokenPipes
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -31,13 +45,50 @@ enum CLI {
     process.standardOutput = output
     process.standardError = error
     try process.run()
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      // The binary may exit before reading everything (size limits): EPIPE is expected then.
+      try? input.fileHandleForWriting.write(contentsOf: stdinBytes)
+      try? input.fileHandleForWriting.close()
+    }
+    nonisolated(unsafe) var err = Data()
+    DispatchQueue.global().async(group: group) {
+      err = error.fileHandleForReading.readDataToEndOfFile()
+    }
     let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
     process.waitUntilExit()
     return CLIRun(
       status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
       stderr: String(decoding: err, as: UTF8.self))
+  }
+}
+
+/// A scratch directory for secret files, removed when the value goes away.
+final class TemporaryDirectory {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("freedom-keys-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  /// Writes `bytes` to `name` with `mode` (0600 unless told) and returns its path.
+  func file(_ name: String, _ bytes: Data, mode: Int = 0o600) throws -> String {
+    let path = url.appendingPathComponent(name).path
+    guard FileManager.default.createFile(atPath: path, contents: bytes) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+    return path
+  }
+
+  /// Writes `text` as UTF-8.
+  func file(_ name: String, _ text: String, mode: Int = 0o600) throws -> String {
+    try file(name, Data(text.utf8), mode: mode)
   }
 }

@@ -1,0 +1,145 @@
+import CryptoPrimitives
+import Foundation
+
+/// Ant's (the Rust Swarm client's) `identity.json`: the Swarm signing key and the overlay nonce,
+/// both hex. A zero nonce gives the same overlay address as bee and desktop Freedom.
+public struct AntIdentity: Sendable {
+  /// Byte length of the overlay nonce.
+  public static let overlayNonceByteCount = 32
+
+  /// The Swarm secp256k1 signing key.
+  public let signingKey: Secp256k1.PrivateKey
+  /// The 32-byte overlay nonce.
+  public let overlayNonce: [UInt8]
+
+  /// An identity for `signingKey`, with an all-zero nonce unless one is given.
+  public init(
+    signingKey: Secp256k1.PrivateKey,
+    overlayNonce: [UInt8] = [UInt8](repeating: 0, count: overlayNonceByteCount)
+  ) throws(AntIdentityError) {
+    guard overlayNonce.count == Self.overlayNonceByteCount else {
+      throw .invalidLength(
+        field: "overlay_nonce", expected: Self.overlayNonceByteCount, actual: overlayNonce.count)
+    }
+    self.signingKey = signingKey
+    self.overlayNonce = overlayNonce
+  }
+
+  /// Reads an `identity.json`; other fields (such as `libp2p_keypair`) are ignored.
+  public init(json: some ContiguousBytes) throws(AntIdentityError) {
+    let parsed: Result<(SecureBytes, [UInt8]), AntIdentityError> = json.withUnsafeBytes { raw in
+      do throws(AntIdentityError) {
+        return .success(try Self.fields(raw))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let (keyBytes, nonce) = try parsed.get()
+    let key: Secp256k1.PrivateKey
+    do {
+      key = try Secp256k1.PrivateKey(rawRepresentation: keyBytes)
+    } catch {
+      throw .invalidSigningKey
+    }
+    try self.init(signingKey: key, overlayNonce: nonce)
+  }
+
+  private static func fields(_ raw: UnsafeRawBufferPointer) throws(AntIdentityError) -> (
+    SecureBytes, [UInt8]
+  ) {
+    let root: JSONNode
+    do {
+      root = try JSONText.parse(raw)
+    } catch {
+      throw .invalidJSON(error.description)
+    }
+    guard case .object = root.kind else { throw .invalidJSON("the top level is not an object") }
+    func stringNode(_ name: String) throws(AntIdentityError) -> JSONNode {
+      let found = root.members(named: name)
+      guard found.count <= 1 else { throw .duplicateField(name) }
+      guard let node = found.first?.value else { throw .missingField(name) }
+      guard JSONText.isString(node) else { throw .invalidHex(field: name) }
+      return node
+    }
+    // The key is decoded from hex straight into a zeroizing buffer.
+    let keyNode = try stringNode("signing_key")
+    var count = 0
+    JSONText.decodeString(keyNode, in: raw) { _ in count += 1 }
+    let keyText = SecureBytes(count: count) { out in
+      var cursor = SecureByteCursor(out)
+      JSONText.decodeString(keyNode, in: raw) { cursor.append($0) }
+    }
+    guard let key = decodeHex(keyText) else { throw .invalidHex(field: "signing_key") }
+    guard key.count == Secp256k1.PrivateKey.byteCount else {
+      throw .invalidLength(
+        field: "signing_key", expected: Secp256k1.PrivateKey.byteCount, actual: key.count)
+    }
+    guard let nonce = Hex.decode(JSONText.string(try stringNode("overlay_nonce"), in: raw)) else {
+      throw .invalidHex(field: "overlay_nonce")
+    }
+    return (key, nonce)
+  }
+
+  /// Hex (optional `0x`) decoded into a zeroizing buffer; nil unless valid.
+  private static func decodeHex(_ text: SecureBytes) -> SecureBytes? {
+    text.withUnsafeBytes { raw -> SecureBytes? in
+      var digits = raw[...]
+      if digits.starts(with: "0x".utf8) || digits.starts(with: "0X".utf8) {
+        digits = digits.dropFirst(2)
+      }
+      guard digits.count % 2 == 0, digits.allSatisfy({ JSONText.hexValue($0) != nil }) else {
+        return nil
+      }
+      return SecureBytes(count: digits.count / 2) { out in
+        var index = digits.startIndex
+        for k in 0..<out.count {
+          out[k] = JSONText.hexValue(digits[index])! << 4 | JSONText.hexValue(digits[index + 1])!
+          index += 2
+        }
+      }
+    }
+  }
+
+  /// The file's bytes: `{"signing_key": …, "overlay_nonce": …}` with two-space indentation and
+  /// a final newline.
+  public var json: SecureBytes {
+    let opening = Array("{\n  \"signing_key\": \"".utf8)
+    let middle = Array("\",\n  \"overlay_nonce\": \"\(Hex.encode(overlayNonce))\"\n}\n".utf8)
+    let keyHexCount = 2 * Secp256k1.PrivateKey.byteCount
+    return SecureBytes(count: opening.count + keyHexCount + middle.count) { out in
+      var cursor = SecureByteCursor(out)
+      cursor.append(opening)
+      signingKey.rawRepresentation.withUnsafeBytes { cursor.appendHex($0) }
+      cursor.append(middle)
+    }
+  }
+}
+
+/// Why an Ant `identity.json` could not be read.
+public enum AntIdentityError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file is not valid JSON or not an object.
+  case invalidJSON(String)
+  /// A required field is absent.
+  case missingField(String)
+  /// A field appears twice.
+  case duplicateField(String)
+  /// A field is not a hex string.
+  case invalidHex(field: String)
+  /// A field has the wrong byte length.
+  case invalidLength(field: String, expected: Int, actual: Int)
+  /// `signing_key` is not a valid secp256k1 private key.
+  case invalidSigningKey
+
+  public var description: String {
+    switch self {
+    case .invalidJSON(let detail): "the Ant identity file is not valid JSON (\(detail))"
+    case .missingField(let field): "the Ant identity file has no '\(field)' field"
+    case .duplicateField(let field): "the Ant identity file has '\(field)' twice"
+    case .invalidHex(let field): "'\(field)' in the Ant identity file must be a hex string"
+    case .invalidLength(let field, let expected, let actual):
+      "'\(field)' in the Ant identity file must be \(expected) bytes, got \(actual)"
+    case .invalidSigningKey:
+      "'signing_key' in the Ant identity file is not a valid secp256k1 private key"
+    }
+  }
+}

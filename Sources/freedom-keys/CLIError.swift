@@ -1,0 +1,26 @@
+/// The ways a command ends other than success, each with its exit status.
+enum CLIError: Error, CustomStringConvertible {
+  /// The command line itself is wrong (unknown option, missing value, …): exit 2, with a hint
+  /// to `commandPath --help`.
+  case usage(String, commandPath: String)
+  /// The input was bad or an operation failed (unreadable file, invalid mnemonic, …): exit 1.
+  case failure(String)
+  /// `verify` found a difference between what was expected and what was derived: exit 3.
+  case mismatch(String)
+
+  /// The process exit status for this error.
+  var exitStatus: Int32 {
+    switch self {
+    case .usage: 2
+    case .failure: 1
+    case .mismatch: 3
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .usage(let message, let commandPath): "\(message) (see '\(commandPath) --help')"
+    case .failure(let message), .mismatch(let message): message
+    }
+  }
+}

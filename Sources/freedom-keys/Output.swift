@@ -1,0 +1,44 @@
+import Glibc
+
+/// Writing to the standard streams without buffering surprises: results to stdout, everything
+/// meant for the person (prompts, warnings, errors) to stderr.
+enum Output {
+  /// Writes `text` to standard output.
+  static func standardOutput(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
+
+  /// Writes `text` to standard error.
+  static func standardError(_ text: String) { writeAll(text, to: STDERR_FILENO) }
+
+  /// `freedom-keys: warning: …` on standard error.
+  static func warning(_ message: String) {
+    standardError("freedom-keys: warning: \(oneLine(message))\n")
+  }
+
+  /// `freedom-keys: error: …` on standard error, always exactly one line.
+  static func error(_ message: String) {
+    standardError("freedom-keys: error: \(oneLine(message))\n")
+  }
+
+  /// `message` with control characters (a newline in a file name, say) made visible as '?'.
+  static func oneLine(_ message: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        message.unicodeScalars.map {
+          $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0
+        }
+      ))
+  }
+
+  private static func writeAll(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+}

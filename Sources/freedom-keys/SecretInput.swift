@@ -1,0 +1,189 @@
+import CryptoPrimitives
+import Glibc
+
+/// Why a secret (mnemonic, passphrase, password) could not be read. Messages name where it came
+/// from, never what it contains.
+enum SecretInputError: Error, CustomStringConvertible {
+  /// The file could not be opened or read; `reason` is the system's explanation.
+  case unreadable(SecretSource, reason: String)
+  /// The path names a directory.
+  case directory(SecretSource)
+  /// More than `SecretInput.maximumByteCount` bytes: not a secret file.
+  case tooLarge(SecretSource)
+  /// The bytes are not UTF-8; `byte` is the 1-based offset of the first bad byte.
+  case invalidUTF8(SecretSource, byte: Int)
+  /// A control character other than tab, line feed or carriage return at 1-based offset `byte`.
+  case controlCharacter(SecretSource, scalar: UInt32, byte: Int)
+  /// The prompt reached end of input before a line was entered.
+  case nothingEntered(SecretSource)
+
+  var description: String {
+    switch self {
+    case .unreadable(let source, let reason): "cannot read \(source): \(reason)"
+    case .directory(let source): "\(source) is a directory, not a file"
+    case .tooLarge(let source):
+      "\(source) is larger than \(SecretInput.maximumByteCount / 1024) KiB; it should hold only the secret"
+    case .invalidUTF8(let source, let byte): "\(source) is not valid UTF-8 (byte \(byte))"
+    case .controlCharacter(let source, let scalar, let byte):
+      "\(source) contains a control character (U+\(hex4(scalar))) at byte \(byte)"
+    case .nothingEntered(let source): "no \(source.role) was entered"
+    }
+  }
+
+  private func hex4(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}
+
+/// Where a secret comes from, as messages name it: "mnemonic file 'words.txt'".
+struct SecretSource: CustomStringConvertible, Sendable {
+  /// What the secret is: "mnemonic", "passphrase", "password".
+  let role: String
+  /// The path given on the command line; "-" is standard input, nil the terminal prompt.
+  let path: String?
+
+  var description: String {
+    switch path {
+    case nil: "\(role) entered at the prompt"
+    case "-": "\(role) on standard input"
+    case let path?: "\(role) file '\(path)'"
+    }
+  }
+}
+
+/// Reads secrets straight into `SecureBytes` (no `Data` or `String` copies), from a file,
+/// standard input or a prompt with echo off, and checks they are sane UTF-8 text.
+enum SecretInput {
+  /// A secret file larger than this is refused before it is read.
+  static let maximumByteCount = 64 * 1024
+
+  /// Whether standard input is a terminal a person could type into.
+  static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+  /// The content of the file at `source.path` ("-" reads standard input), without a leading
+  /// byte order mark. Warns when the file is readable by other users.
+  static func read(_ source: SecretSource) throws(SecretInputError) -> SecureBytes {
+    let path = source.path ?? "-"
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else { throw .unreadable(source, reason: systemError()) }
+    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw .unreadable(source, reason: systemError()) }
+    var capacity = maximumByteCount + 1
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR:
+      throw .directory(source)
+    case S_IFREG:
+      guard info.st_size <= maximumByteCount else { throw .tooLarge(source) }
+      capacity = Int(info.st_size) + 1  // one more, to notice a file that grew meanwhile
+      if path != "-" { warnIfShared(path: path, mode: info.st_mode) }
+    default:
+      break  // pipes and devices: their size is unknown until read
+    }
+    let bytes = try readBounded(descriptor, capacity: capacity, source: source)
+    guard bytes.count <= maximumByteCount else { throw .tooLarge(source) }
+    return try validated(bytes, source: source)
+  }
+
+  /// One line typed at the terminal with echo off (`prompt` goes to standard error).
+  static func prompt(_ prompt: String, for source: SecretSource) throws(SecretInputError)
+    -> SecureBytes
+  {
+    let line = TerminalPrompt.readHiddenLine(prompt: prompt, capacity: maximumByteCount + 1)
+    guard let line else { throw .nothingEntered(source) }
+    guard line.count <= maximumByteCount else { throw .tooLarge(source) }
+    return try validated(droppingLineEnding(line), source: source)
+  }
+
+  /// `bytes` without ONE trailing "\n" or "\r\n"; nothing else is stripped.
+  static func droppingLineEnding(_ bytes: SecureBytes) -> SecureBytes {
+    let ending = bytes.withUnsafeBytes { raw -> Int in
+      guard raw.last == UInt8(ascii: "\n") else { return 0 }
+      return raw.count >= 2 && raw[raw.count - 2] == UInt8(ascii: "\r") ? 2 : 1
+    }
+    return ending == 0 ? bytes : bytes[0..<(bytes.count - ending)]
+  }
+
+  // MARK: - Reading
+
+  private static func readBounded(_ descriptor: Int32, capacity: Int, source: SecretSource)
+    throws(SecretInputError) -> SecureBytes
+  {
+    var filled = 0
+    var failure: Int32 = 0
+    let buffer = SecureBytes(count: capacity) { raw in
+      while filled < raw.count {
+        let count = Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+        if count > 0 {
+          filled += count
+        } else if count == 0 {
+          return
+        } else if errno != EINTR {
+          failure = errno
+          return
+        }
+      }
+    }
+    guard failure == 0 else { throw .unreadable(source, reason: systemError(failure)) }
+    return buffer[0..<filled]
+  }
+
+  private static func warnIfShared(path: String, mode: mode_t) {
+    guard mode & 0o044 != 0 else { return }
+    let octal = String(mode & 0o7777, radix: 8)
+    let padded = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
+    Output.warning(
+      "\(path) is readable by other users (mode \(padded)); run chmod 600 \(path)")
+  }
+
+  private static func systemError(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+  }
+
+  // MARK: - Checking
+
+  /// `bytes` without a leading UTF-8 byte order mark, if they are UTF-8 free of control
+  /// characters other than tab, line feed and carriage return.
+  private static func validated(_ bytes: SecureBytes, source: SecretSource)
+    throws(SecretInputError) -> SecureBytes
+  {
+    let bomLength = bytes.withUnsafeBytes { $0.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 }
+    let problem = bytes.withUnsafeBytes { raw in firstProblem(in: raw, from: bomLength) }
+    if let problem {
+      switch problem {
+      case .invalid(let offset): throw .invalidUTF8(source, byte: offset + 1)
+      case .control(let scalar, let offset):
+        throw .controlCharacter(source, scalar: scalar, byte: offset + 1)
+      }
+    }
+    return bomLength == 0 ? bytes : bytes[bomLength..<bytes.count]
+  }
+
+  private enum Problem {
+    case invalid(offset: Int)
+    case control(UInt32, offset: Int)
+  }
+
+  private static func firstProblem(in raw: UnsafeRawBufferPointer, from start: Int) -> Problem? {
+    var iterator = raw[start...].makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = start
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        let value = Unicode.UTF8.decode(encoded).value
+        let allowedWhitespace = value == 0x09 || value == 0x0A || value == 0x0D
+        if (value < 0x20 && !allowedWhitespace) || (0x7F...0x9F).contains(value) {
+          return .control(value, offset: offset)
+        }
+        offset += encoded.count
+      case .emptyInput:
+        return nil
+      case .error:
+        return .invalid(offset: offset)
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import Testing
+
+@Suite("Help and version")
+struct HelpTests {
+  static let rootHelp = """
+    OVERVIEW: Derive the Freedom browser's node identities from one BIP-39 mnemonic.
+
+    USAGE: freedom-keys <subcommand>
+
+    OPTIONS:
+      --version   Show the version.
+      -h, --help  Show help information.
+
+    SUBCOMMANDS:
+      derive      Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.
+
+      See 'freedom-keys <subcommand> --help' for detailed help.
+
+    """
+
+  static let deriveHelp = """
+    OVERVIEW: Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.
+
+    USAGE: freedom-keys derive [<options>]
+
+    OPTIONS:
+      --mnemonic-file <path>    Read the mnemonic from <path> ('-': standard input).
+      --passphrase-file <path>  Read the BIP-39 passphrase from <path>.
+      --language <name>         Use this wordlist instead of detecting it.
+      --json                    Print JSON instead of a summary.
+      --include-secrets         Also print the seed and the private keys.
+      --wallets <n>             Also list wallets m/44'/60'/i'/0/0 for i < n.
+      --publishers <n>          Also list publishers m/44'/73406'/i'/0/0 for i < n.
+      --network-id <n>          Swarm network ID (default 1; testnet 10).
+      --overlay-nonce <hex>     Swarm overlay nonce, 64 hex digits (default zeros).
+      --path <path>             Print only the key at <path>, e.g. m/44'/60'/0'/0/0.
+      --curve <curve>           secp256k1 (BIP-32, default) or ed25519 (SLIP-0010).
+      -h, --help                Show help information.
+
+    The mnemonic is never read from the command line: without --mnemonic-file it is
+    asked for with echo off; scripts pass --mnemonic-file PATH or pipe it with
+    --mnemonic-file -. A passphrase file loses one trailing newline, nothing else.
+    Wordlists: english, japanese, korean, spanish, chinese_simplified,
+    chinese_traditional, french, italian, czech, portuguese.
+    --wallets and --publishers take at most 1000. Nothing secret is printed unless
+    --include-secrets is given.
+
+    """
+
+  @Test(arguments: [["--help"], ["-h"], []])
+  func toolHelp(arguments: [String]) throws {
+    let run = try CLI.run(arguments)
+    #expect(run.status == 0)
+    #expect(run.stdout == Self.rootHelp)
+    #expect(run.stderr == "")
+  }
+
+  @Test(arguments: [
+    ["derive", "--help"], ["derive", "-h"], ["derive", "--json", "--help"],
+    // Help wins over everything else on the line, even words that must otherwise be refused.
+    ["derive", "--bogus", "-h"], ["derive", "abandon", "--help"],
+  ])
+  func deriveHelp(arguments: [String]) throws {
+    let run = try CLI.run(arguments)
+    #expect(run.status == 0)
+    #expect(run.stdout == Self.deriveHelp)
+    #expect(run.stderr == "")
+  }
+
+  @Test func helpLinesFitEightyColumns() throws {
+    for text in [Self.rootHelp, Self.deriveHelp] {
+      for line in text.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+    }
+  }
+
+  @Test func version() throws {
+    let run = try CLI.run(["--version"])
+    #expect(run.status == 0)
+    #expect(run.stdout == "freedom-keys 0.1.0\n")
+    #expect(run.stderr == "")
+  }
+}
