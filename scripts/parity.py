@@ -183,20 +183,18 @@ def make_case(seed: int, number: int) -> Case:
     assert len(words) == word_count and WORDLISTS[language].check(phrase)
 
     typed = list(words)
-    if language == "english" and rng.random() < 0.15:
+    if language == "english" and rng.random() < 0.3:
         # freedom-keys reads a unique four-letter prefix as the English word it starts.
         typed = [w[:4] if len(w) > 4 and rng.random() < 0.5 else w for w in typed]
         shapes.append("abbreviated")
     if language in LATIN:
-        style = rng.choice(["lower", "lower", "upper", "title", "mixed"])
+        style = rng.choice(["lower", "lower", "upper", "title", "mixed-case"])
         if style == "upper":
             typed = [w.upper() for w in typed]
         elif style == "title":
             typed = [w.title() for w in typed]
-        elif style == "mixed":
-            typed = [
-                "".join(c.upper() if rng.random() < 0.5 else c for c in w) for w in typed
-            ]
+        elif style == "mixed-case":
+            typed = ["".join(c.upper() if rng.random() < 0.5 else c for c in w) for w in typed]
         if style != "lower":
             shapes.append(style)
     form = rng.choice(["as-shipped", "as-shipped", "nfc", "nfd"])
@@ -205,12 +203,12 @@ def make_case(seed: int, number: int) -> Case:
         shapes.append(form)
 
     separators = ["\u3000"] if language == "japanese" and rng.random() < 0.5 else [" "]
-    gap = rng.choice(["space", "space", "tabs", "repeated", "mixed", "lines"])
+    gap = rng.choice(["space", "space", "tabs", "repeated", "mixed-gaps", "lines"])
     if gap == "tabs":
         separators = ["\t"]
     elif gap == "repeated":
         separators = ["  ", "   ", " \t "]
-    elif gap == "mixed":
+    elif gap == "mixed-gaps":
         separators = [" ", "\t", "  ", "\u3000", " \u3000 ", "\u00a0"]
     if separators == ["\u3000"]:
         shapes.append("u3000")
@@ -238,7 +236,9 @@ def make_case(seed: int, number: int) -> Case:
         text = "\ufeff" + text
         shapes.append("bom")
 
-    kind = rng.choice(["none", "none", "empty-file", "ascii", "ascii", "unicode", "unicode", "unicode"])
+    kind = rng.choice(
+        ["none", "none", "empty-file", "ascii", "ascii", "unicode", "unicode", "unicode"]
+    )
     passphrase: str | None
     if kind == "none":
         passphrase = None
@@ -391,14 +391,22 @@ class Result:
     unchecked_fields: set[str] = field(default_factory=set)
 
 
+def write_private(path: pathlib.Path, data: bytes) -> None:
+    """Writes `data` with mode 0600, as a user keeps a mnemonic file (freedom-keys warns
+    otherwise)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
+
+
 def write_inputs(case: Case, directory: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path | None]:
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     mnemonic_file = directory / "mnemonic.txt"
-    mnemonic_file.write_bytes(case.mnemonic_text.encode("utf-8"))
+    write_private(mnemonic_file, case.mnemonic_text.encode("utf-8"))
     passphrase_file = None
     if case.passphrase_file is not None:
         passphrase_file = directory / "passphrase.txt"
-        passphrase_file.write_bytes(case.passphrase_file.encode("utf-8"))
+        write_private(passphrase_file, case.passphrase_file.encode("utf-8"))
     return mnemonic_file, passphrase_file
 
 
@@ -440,7 +448,9 @@ def check_case(job: tuple[str, int, int, bool, str]) -> Result:
         done = run(binary, args)
         expected: dict[str, object] | None = None
         if done.returncode != 0:
-            result.mismatches.append(("exit status", "0", f"{done.returncode}: {first_line(done.stderr)}"))
+            result.mismatches.append(
+                ("exit status", "0", f"{done.returncode}: {first_line(done.stderr)}")
+            )
         else:
             try:
                 output = json.loads(done.stdout)
@@ -453,7 +463,9 @@ def check_case(job: tuple[str, int, int, bool, str]) -> Result:
                 expected = reference(Mnemonic.to_seed(" ".join(case.words), case.passphrase or ""))
             result.exported = True
             try:
-                check_exports(binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result)
+                check_exports(
+                    binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result
+                )
             except Exception as error:  # noqa: BLE001 - a missing or unreadable file is a finding
                 result.mismatches.append(
                     ("exported files", "readable", f"{type(error).__name__}: {error}")
@@ -516,7 +528,7 @@ def check_exports(
     args = ["--data-dir", str(bee)]
     if with_password_file:
         password_file = scratch / "bee-password"
-        password_file.write_bytes(case.password.encode("utf-8"))
+        write_private(password_file, case.password.encode("utf-8"))
         args += ["--password-file", str(password_file)]
     if export("bee", args):
         try:
@@ -525,10 +537,16 @@ def check_exports(
             else:
                 password = strip_line_ending((bee / "password").read_bytes())
             keyfile = json.loads((bee / "keys/swarm.key").read_bytes())
-            check("bee keys/swarm.key key", expected["swarm.privateKey"],
-                  decode_keyfile_json(keyfile, password).hex())
-            check("bee keys/swarm.key address", str(expected["swarm.address"])[2:].lower(),
-                  keyfile.get("address"))
+            check(
+                "bee keys/swarm.key key",
+                expected["swarm.privateKey"],
+                decode_keyfile_json(keyfile, password).hex(),
+            )
+            check(
+                "bee keys/swarm.key address",
+                str(expected["swarm.address"])[2:].lower(),
+                keyfile.get("address"),
+            )
         except Exception as error:  # noqa: BLE001 - any rejection is the finding
             reader_failed("bee keys/swarm.key (eth-keyfile)", error)
 
@@ -551,7 +569,7 @@ def check_exports(
         "Datastore": {"StorageMax": "10GB"},
         "Addresses": {"Swarm": ["/ip4/0.0.0.0/tcp/4001"]},
     }
-    (repo / "config").write_text(json.dumps(config, indent=2))
+    write_private(repo / "config", json.dumps(config, indent=2).encode())
     if export("kubo", ["--repo", str(repo)]):
         try:
             written = json.loads((repo / "config").read_bytes())
@@ -560,9 +578,11 @@ def check_exports(
             check("kubo config PrivKey (py-libp2p) PeerID", expected["ipfs.peerId"], peer_id)
             check("kubo config PrivKey seed", expected["ipfs.privateKey"], secret.hex())
             check("kubo config Identity.PeerID", expected["ipfs.peerId"], identity["PeerID"])
-            check("kubo config other keys kept",
-                  {k: v for k, v in config.items() if k != "Identity"},
-                  {k: v for k, v in written.items() if k != "Identity"})
+            check(
+                "kubo config other keys kept",
+                {k: v for k, v in config.items() if k != "Identity"},
+                {k: v for k, v in written.items() if k != "Identity"},
+            )
         except Exception as error:  # noqa: BLE001
             reader_failed("kubo config (py-libp2p)", error)
     key_file = scratch / "kubo.key"
@@ -573,8 +593,11 @@ def check_exports(
                 key = serialization.load_pem_private_key(data, password=None)
                 if not isinstance(key, crypto_ed25519.Ed25519PrivateKey):
                     raise ValueError(f"not an Ed25519 key: {type(key).__name__}")
-                check("kubo --key-file (PEM) key", expected["ipfs.privateKey"],
-                      key.private_bytes_raw().hex())
+                check(
+                    "kubo --key-file (PEM) key",
+                    expected["ipfs.privateKey"],
+                    key.private_bytes_raw().hex(),
+                )
             else:
                 peer_id, _ = libp2p_peer_id(data)
                 check("kubo --key-file (py-libp2p) PeerID", expected["ipfs.peerId"], peer_id)
@@ -610,11 +633,18 @@ def check_exports(
         derived = run("ssh-keygen", ["-y", "-f", str(private_file)])
         if derived.returncode != 0:
             result.mismatches.append(
-                ("ssh-keygen -y keys/radicle", "accepted", f"rejected: {first_line(derived.stderr)}")
+                (
+                    "ssh-keygen -y keys/radicle",
+                    "accepted",
+                    f"rejected: {first_line(derived.stderr)}",
+                )
             )
         else:
-            check("ssh-keygen -y keys/radicle", " ".join(public_line[:2]),
-                  " ".join(derived.stdout.decode().split()[:2]))
+            check(
+                "ssh-keygen -y keys/radicle",
+                " ".join(public_line[:2]),
+                " ".join(derived.stdout.decode().split()[:2]),
+            )
         listed = run("ssh-keygen", ["-l", "-f", str(public_file)])
         if listed.returncode != 0:
             result.mismatches.append(
@@ -622,20 +652,29 @@ def check_exports(
             )
         else:
             fields = listed.stdout.decode().split()
-            check("ssh-keygen -l radicle.pub", expected["radicle.sshFingerprint"],
-                  fields[1] if len(fields) > 1 else "")
+            check(
+                "ssh-keygen -l radicle.pub",
+                expected["radicle.sshFingerprint"],
+                fields[1] if len(fields) > 1 else "",
+            )
         try:
             key = serialization.load_ssh_private_key(private_file.read_bytes(), password=None)
             if not isinstance(key, crypto_ed25519.Ed25519PrivateKey):
                 raise ValueError(f"not an Ed25519 key: {type(key).__name__}")
-            check("keys/radicle (cryptography) key", expected["radicle.privateKey"],
-                  key.private_bytes_raw().hex())
+            check(
+                "keys/radicle (cryptography) key",
+                expected["radicle.privateKey"],
+                key.private_bytes_raw().hex(),
+            )
         except Exception as error:  # noqa: BLE001
             reader_failed("keys/radicle (cryptography)", error)
 
 
 def exports_available(binary: str) -> bool:
-    return run(binary, ["export", "--help"]).returncode == 0
+    """`export --help` succeeds with export's own help (an unknown subcommand followed by --help
+    may print the top-level help with status 0)."""
+    done = run(binary, ["export", "--help"])
+    return done.returncode == 0 and b"freedom-keys export" in done.stdout
 
 
 # ---------------------------------------------------------------------------------------------
@@ -646,11 +685,19 @@ def main() -> int:
     parser.add_argument("--binary", required=True, help="the freedom-keys executable to test")
     parser.add_argument("--count", type=int, default=500, help="number of cases (default 500)")
     parser.add_argument("--seed", type=int, help="case generator seed (default: random)")
-    parser.add_argument("--case", type=int, action="append", dest="cases",
-                        help="run only case K (repeatable), to replay a failure")
+    parser.add_argument(
+        "--case",
+        type=int,
+        action="append",
+        dest="cases",
+        help="run only case K (repeatable), to replay a failure",
+    )
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    parser.add_argument("--exports", type=int,
-                        help="cases whose exported files are checked (default max(20, count/20))")
+    parser.add_argument(
+        "--exports",
+        type=int,
+        help="cases whose exported files are checked (default max(20, count/20))",
+    )
     options = parser.parse_args()
 
     seed = options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -664,14 +711,22 @@ def main() -> int:
     self_check()
     with_exports = exports_available(options.binary)
     if not with_exports:
-        print("parity: SKIPPED: export commands not available "
-              "(`freedom-keys export --help` failed); exported files are NOT checked", flush=True)
+        print(
+            "parity: SKIPPED: export commands not available "
+            "(`freedom-keys export --help` failed); exported files are NOT checked",
+            flush=True,
+        )
     failures = ROOT / ".build/parity-failures"
     shutil.rmtree(failures, ignore_errors=True)
-    print(f"parity: seed {seed}, {len(numbers)} cases, "
-          f"exports checked for {len(sampled) if with_exports else 0}", flush=True)
+    print(
+        f"parity: seed {seed}, {len(numbers)} cases, "
+        f"exports checked for {len(sampled) if with_exports else 0}",
+        flush=True,
+    )
 
-    jobs = [(options.binary, seed, n, with_exports and n in sampled, str(failures)) for n in numbers]
+    jobs = [
+        (options.binary, seed, n, with_exports and n in sampled, str(failures)) for n in numbers
+    ]
     mismatches = 0
     failed_cases: list[int] = []
     exported = 0
@@ -682,9 +737,12 @@ def main() -> int:
             unchecked |= result.unchecked_fields
             for name, want, got in result.mismatches:
                 mismatches += 1
-                print(f"FAIL case {result.number} [{result.label}] "
-                      f"{(failures / f'case-{result.number}' / 'mnemonic.txt').relative_to(ROOT)}: "
-                      f"{name}: expected {want}, got {got}", flush=True)
+                print(
+                    f"FAIL case {result.number} [{result.label}] "
+                    f"{(failures / f'case-{result.number}' / 'mnemonic.txt').relative_to(ROOT)}: "
+                    f"{name}: expected {want}, got {got}",
+                    flush=True,
+                )
             if result.mismatches:
                 failed_cases.append(result.number)
     elapsed = time.monotonic() - started
