@@ -89,6 +89,7 @@ SWARM_PATH = "m/44'/60'/0'/0/1"
 IPFS_PATH = "m/44'/73405'/0'/0'/0'"
 RADICLE_PATH = "m/44'/73404'/0'/0'/0'"
 SWARM_NETWORK_ID = 1
+COMMAND_TIMEOUT = 120  # seconds for one freedom-keys or ssh-keygen run
 OVERLAY_NONCE = bytes(32)
 
 WORDLISTS = {language: Mnemonic(language) for language in LANGUAGES}
@@ -384,9 +385,14 @@ def flatten(value: object, prefix: str = "") -> dict[str, object]:
 
 
 def run(binary: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [binary, *args], stdin=subprocess.DEVNULL, capture_output=True, timeout=120
-    )
+    """Runs a command without a terminal; one that hangs counts as failed (status -1)."""
+    try:
+        return subprocess.run(
+            [binary, *args], stdin=subprocess.DEVNULL, capture_output=True, timeout=COMMAND_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        message = f"no answer within {COMMAND_TIMEOUT} s".encode()
+        return subprocess.CompletedProcess([binary, *args], -1, b"", message)
 
 
 def first_line(data: bytes) -> str:
@@ -765,6 +771,8 @@ def main() -> int:
         replay = " ".join(f"--case {n}" for n in failed_cases[:10])
         print(f"parity: replay with: scripts/parity --seed {seed} {replay}")
     print(f"parity: {exported} cases with exported files checked, {elapsed:.1f} s")
+    # The generic 'N passed, N failed' form (per case) for CI log readers, then the summary.
+    print(f"parity: {len(numbers) - len(failed_cases)} passed, {len(failed_cases)} failed")
     print(f"parity: {len(numbers)} cases, {mismatches} mismatches")
     return 1 if mismatches else 0
 
