@@ -22,6 +22,10 @@ extension Mnemonic {
   public init(phrase: String, language: Wordlist.Language? = nil) throws(MnemonicError) {
     let tokens = Self.tokens(of: phrase)
     guard !tokens.isEmpty else { throw .empty }
+    // Before counting: a comma or a zero-width space can join two words into one.
+    if let (offset, scalar) = Self.firstNonWordCharacter(in: tokens) {
+      throw .unexpectedCharacter(position: offset + 1, codePoint: scalar.value)
+    }
     guard Self.validWordCounts.contains(tokens.count) else {
       throw .invalidWordCount(tokens.count)
     }
@@ -31,6 +35,29 @@ extension Mnemonic {
     } else {
       self = try Self.parse(keys, tokens: tokens)
     }
+  }
+
+  /// The number of words in a UTF-8 phrase as `init(phrase:language:)` splits it (nil if the
+  /// bytes are not UTF-8): what a diagnosis reports when the phrase is not a mnemonic.
+  public static func wordCount(of phrase: SecureBytes) -> Int? {
+    phrase.withUnsafeBytes { String(validating: $0, as: UTF8.self) }.map { tokens(of: $0).count }
+  }
+
+  /// The 0-based word and the first character in it that no wordlist has: every published word
+  /// is letters and combining marks only (in NFKD).
+  static func firstNonWordCharacter(in tokens: [String]) -> (Int, Unicode.Scalar)? {
+    for (offset, token) in tokens.enumerated() {
+      let odd = token.unicodeScalars.first { scalar in
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+          .nonspacingMark, .spacingMark, .enclosingMark:
+          false
+        default: true
+        }
+      }
+      if let odd { return (offset, odd) }
+    }
+    return nil
   }
 
   /// The words of `phrase` in NFKD, as typed: split on Unicode whitespace, BOM dropped.

@@ -10,6 +10,9 @@ public enum MnemonicError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidWordCount(Int)
   /// The entropy has this many bytes, not 16, 20, 24, 28 or 32.
   case invalidEntropyLength(Int)
+  /// The word at a 1-based position holds a character no wordlist has — a digit, punctuation or
+  /// an invisible character such as U+200B — so it was typed or pasted by mistake.
+  case unexpectedCharacter(position: Int, codePoint: UInt32)
   /// The word at a 1-based position is in no wordlist; `suggestions` are the nearest words of
   /// `language` (the forced language, or the one most other words belong to).
   case unknownWord(position: Int, word: String, language: Wordlist.Language, suggestions: [String])
@@ -31,6 +34,8 @@ public enum MnemonicError: Error, Equatable, Sendable, CustomStringConvertible {
       "found \(count) \(count == 1 ? "word" : "words"), but a BIP-39 phrase has \(Self.counts) words"
     case .invalidEntropyLength(let count):
       "the entropy is \(count) bytes, but BIP-39 takes 16, 20, 24, 28 or 32 bytes"
+    case .unexpectedCharacter(let position, let codePoint):
+      Self.unexpectedCharacter(position: position, codePoint: codePoint)
     case .unknownWord(let position, let word, let language, let suggestions):
       "word \(position) ('\(word)') is not in the \(language.rawValue) wordlist"
         + (suggestions.isEmpty
@@ -49,6 +54,27 @@ public enum MnemonicError: Error, Equatable, Sendable, CustomStringConvertible {
         + "words are wrong or out of order (changing only the last word would fix it; "
         + "\(Mnemonic.validLastWordCount(wordCount: wordCount)) of the 2048 words are valid "
         + "as word \(wordCount))"
+    }
+  }
+
+  /// Names the character (never the word around it) and says what to do about it.
+  private static func unexpectedCharacter(position: Int, codePoint: UInt32) -> String {
+    let digits = String(codePoint, radix: 16, uppercase: true)
+    let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    guard let scalar = Unicode.Scalar(codePoint) else { return "word \(position) contains \(code)" }
+    let name = scalar.properties.name.map { " " + $0 } ?? ""
+    switch scalar.properties.generalCategory {
+    case .decimalNumber, .letterNumber, .otherNumber:
+      return "word \(position) contains '\(scalar)' (\(code)), but no wordlist has digits: "
+        + "write only the words, without numbering"
+    case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+      .initialPunctuation, .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol,
+      .modifierSymbol, .otherSymbol:
+      return "word \(position) contains '\(scalar)' (\(code)\(name)), but no wordlist has "
+        + "punctuation: separate the words with spaces only"
+    default:
+      return "word \(position) contains an invisible character (\(code)\(name)) that no "
+        + "wordlist has: delete it or retype the word"
     }
   }
 

@@ -115,6 +115,13 @@ enum ArgumentParser {
         throw parsed.usage("missing value for \(option.synopsis)")
       }
     }
+    if let argument = command.configuration.argument {
+      guard let first = positionals.first else {
+        throw parsed.usage("missing <\(argument.valueName ?? argument.name)>")
+      }
+      parsed.values[argument.name] = first
+      positionals.removeFirst()
+    }
     if !positionals.isEmpty { throw unexpected(positionals, command: command, parsed: parsed) }
     return parsed
   }

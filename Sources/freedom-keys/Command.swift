@@ -34,6 +34,9 @@ struct CommandConfiguration {
   var discussion: String = ""
   /// The options, in the order help lists them.
   var options: [Option] = []
+  /// A single positional argument the command requires (`<file>`), read like an option
+  /// through `ParsedArguments.value(_:)`; nil for commands that take none.
+  var argument: Option? = nil
   /// The commands below this one; a command with subcommands is a group and has no `run()` of its own.
   var subcommands: [any ParsableCommand.Type] = []
 }

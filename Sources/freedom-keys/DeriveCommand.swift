@@ -9,24 +9,21 @@ struct DeriveCommand: ParsableCommand {
   static let wallets = Option.value(
     "wallets", "n", help: "Also list wallets m/44'/60'/i'/0/0 for i < n.")
   static let publishers = Option.value(
-    "publishers", "n", help: "Also list publishers m/44'/73406'/i'/0/0 for i < n.")
+    "publishers", "n", help: "Also list publishers m/44'/73406'/i'/0/0, i < n.")
   static let networkID = Option.value(
     "network-id", "n", help: "Swarm network ID (default 1; testnet 10).")
   static let overlayNonce = Option.value(
-    "overlay-nonce", "hex", help: "Swarm overlay nonce, 64 hex digits (default zeros).")
+    "overlay-nonce", "hex", help: "Swarm overlay nonce: 64 hex digits (default 0).")
   static let path = Option.value(
-    "path", "path", help: "Print only the key at <path>, e.g. m/44'/60'/0'/0/0.")
+    "path", "path", help: "Print only the key at <path> (m/44'/60'/0'/0/0).")
   static let curve = Option.value(
-    "curve", "curve", help: "secp256k1 (BIP-32, default) or ed25519 (SLIP-0010).")
+    "curve", "curve", help: "secp256k1 (BIP-32, default), ed25519 (SLIP-10).")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "derive",
       abstract: "Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.",
-      discussion: """
-        The mnemonic is never read from the command line: without --mnemonic-file it is
-        asked for with echo off; scripts pass --mnemonic-file PATH or pipe it with
-        --mnemonic-file -. A passphrase file loses one trailing newline, nothing else.
+      discussion: MnemonicOptions.discussion + "\n" + """
         Wordlists: english, japanese, korean, spanish, chinese_simplified,
         chinese_traditional, french, italian, czech, portuguese.
         --wallets and --publishers take at most 1000. Nothing secret is printed unless
@@ -100,18 +97,7 @@ struct DeriveCommand: ParsableCommand {
   }
 
   func run() throws {
-    let phrase = try input.readPhrase()
-    let passphrase = try input.readPassphrase()
-    let mnemonic = try Mnemonic(phrase: phrase, language: input.language)
-    let expanded = mnemonic.expandedAbbreviations
-    if !expanded.isEmpty {
-      let positions = expanded.map(String.init).joined(separator: ", ")
-      Output.warning(
-        expanded.count == 1
-          ? "word \(positions) is abbreviated; read as the English word it begins"
-          : "words \(positions) are abbreviated; read as the English words they begin")
-    }
-    let seed = mnemonic.seed(passphrase: passphrase)
+    let (mnemonic, seed) = try input.readSeed()
     let report =
       if let singleKey {
         try DeriveReport(command: self, path: singleKey.path, curve: singleKey.curve, seed: seed)

@@ -8,7 +8,11 @@ struct FreedomKeys: ParsableCommand {
       abstract: "Derive the Freedom browser's node identities from one BIP-39 mnemonic.",
       // One entry per command; each type carries its own name, options and help.
       subcommands: [
-        DeriveCommand.self
+        DeriveCommand.self,
+        MnemonicCommand.self,
+        ExportCommand.self,
+        VerifyCommand.self,
+        KeystoreCommand.self,
       ])
   }
 

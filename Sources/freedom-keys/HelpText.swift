@@ -14,7 +14,9 @@ enum HelpText {
     let subcommandRows = configuration.subcommands.map {
       ($0.configuration.name, $0.configuration.abstract)
     }
-    let width = (rows + subcommandRows).map(\.0.count).max() ?? 0
+    let argumentRows =
+      configuration.argument.map { [("<\($0.valueName ?? $0.name)>", $0.help)] } ?? []
+    let width = (rows + subcommandRows + argumentRows).map(\.0.count).max() ?? 0
 
     func table(_ rows: [(String, String)]) -> String {
       rows.map { name, help in
@@ -23,7 +25,10 @@ enum HelpText {
     }
 
     var text = "OVERVIEW: \(configuration.abstract)\n\n"
-    text += "USAGE: \(commandPath) \(isGroup ? "<subcommand>" : "[<options>]")\n\n"
+    let argumentSynopsis = argumentRows.map { " " + $0.0 }.joined()
+    text +=
+      "USAGE: \(commandPath) \(isGroup ? "<subcommand>" : "[<options>]")\(argumentSynopsis)\n\n"
+    if !argumentRows.isEmpty { text += "ARGUMENTS:\n" + table(argumentRows) + "\n" }
     text += "OPTIONS:\n" + table(rows)
     if isGroup {
       text += "\nSUBCOMMANDS:\n" + table(subcommandRows)

@@ -1,12 +1,18 @@
 import CryptoPrimitives
 import VaultKeys
 
-/// The options of every command that reads a mnemonic: where the words and the BIP-39
-/// passphrase come from, and which wordlist to use.
+/// The options of every command that reads a mnemonic: where the words (or desktop Freedom's
+/// vault holding them) and the BIP-39 passphrase come from, and which wordlist to use.
 struct MnemonicOptions {
   static let mnemonicFile = Option.value(
     "mnemonic-file", "path",
-    help: "Read the mnemonic from <path> ('-': standard input).")
+    help: "Read the mnemonic from <path> ('-': stdin).")
+  static let vaultFile = Option.value(
+    "vault-file", "path",
+    help: "Or open it from desktop Freedom's vault <path>.")
+  static let vaultPasswordFile = Option.value(
+    "vault-password-file", "path",
+    help: "Read the vault password from <path>.")
   static let passphraseFile = Option.value(
     "passphrase-file", "path",
     help: "Read the BIP-39 passphrase from <path>.")
@@ -14,10 +20,26 @@ struct MnemonicOptions {
     "language", "name",
     help: "Use this wordlist instead of detecting it.")
   /// The options in help order.
-  static let all = [mnemonicFile, passphraseFile, language]
+  static let all = [mnemonicFile, vaultFile, vaultPasswordFile, passphraseFile, language]
+  /// The options of a command that reads the words but derives nothing (no passphrase).
+  static let phraseOnly = [mnemonicFile, vaultFile, vaultPasswordFile, language]
 
-  /// The mnemonic file; "-" is standard input, nil asks at the terminal.
+  /// Help text for the commands that take these options.
+  static let discussion = """
+    The mnemonic is never read from the command line: without --mnemonic-file or
+    --vault-file it is asked for with echo off; scripts pass --mnemonic-file PATH or
+    pipe it with --mnemonic-file -. --vault-file reads desktop Freedom's
+    identity-vault.json; its password comes from --vault-password-file or is asked
+    for with echo off. A password or passphrase file loses one trailing newline,
+    nothing else. English words may be written as their first four letters.
+    """
+
+  /// The mnemonic file; "-" is standard input, nil asks at the terminal (or reads the vault).
   let mnemonicPath: String?
+  /// Desktop Freedom's `identity-vault.json`, which holds the mnemonic encrypted.
+  let vaultPath: String?
+  /// The vault password file; nil asks at the terminal.
+  let vaultPasswordPath: String?
   /// The passphrase file; "-" is standard input, nil is the empty passphrase.
   let passphrasePath: String?
   /// The wordlist the user forced, if any.
@@ -28,24 +50,56 @@ struct MnemonicOptions {
   init(_ arguments: ParsedArguments) throws(CLIError) {
     commandPath = arguments.commandPath
     mnemonicPath = arguments.value(Self.mnemonicFile)
+    vaultPath = arguments.value(Self.vaultFile)
+    vaultPasswordPath = arguments.value(Self.vaultPasswordFile)
     passphrasePath = arguments.value(Self.passphraseFile)
-    if mnemonicPath == "-", passphrasePath == "-" {
+    if mnemonicPath != nil, vaultPath != nil {
       throw arguments.usage(
-        "--mnemonic-file and --passphrase-file cannot both read standard input")
+        "--mnemonic-file and --vault-file cannot be combined: the vault holds the mnemonic")
     }
-    if mnemonicPath == nil, passphrasePath == "-" {
+    if vaultPasswordPath != nil, vaultPath == nil {
+      throw arguments.usage("--vault-password-file needs --vault-file")
+    }
+
+    // A pipe can carry one thing, and nothing while a prompt needs the terminal. (On a
+    // terminal, "-" is answered at a hidden prompt, one after the other.)
+    let fromStandardInput = [
+      (Self.mnemonicFile, mnemonicPath), (Self.vaultFile, vaultPath),
+      (Self.vaultPasswordFile, vaultPasswordPath), (Self.passphraseFile, passphrasePath),
+    ].filter { $0.1 == "-" && !(SecretInput.standardInputIsTerminal && $0.0 != Self.vaultFile) }
+      .map(\.0)
+    if fromStandardInput.count > 1 {
       throw arguments.usage(
-        "--passphrase-file - needs --mnemonic-file PATH: the mnemonic cannot be asked for while standard input carries the passphrase"
-      )
+        "--\(fromStandardInput[0].name) and --\(fromStandardInput[1].name) cannot both read "
+          + "standard input")
     }
-    language = try arguments.value(Self.language).map { name throws(CLIError) in
-      guard let language = Self.language(named: name) else {
+    if let piped = fromStandardInput.first {
+      let prompted: (option: Option, role: String)? =
+        if mnemonicPath == nil && vaultPath == nil {
+          (Self.mnemonicFile, "mnemonic")
+        } else if vaultPath != nil && vaultPasswordPath == nil {
+          (Self.vaultPasswordFile, "vault password")
+        } else { nil }
+      if let prompted {
         throw arguments.usage(
-          "unknown language '\(name)'; expected one of "
-            + Wordlist.Language.allCases.map(\.rawValue).joined(separator: ", "))
+          "--\(piped.name) - needs --\(prompted.option.name) PATH: the \(prompted.role) cannot "
+            + "be asked for while standard input carries the \(Self.role(of: piped))")
       }
-      return language
     }
+    language = try Self.language(arguments.value(Self.language), arguments: arguments)
+  }
+
+  /// The language `name` names, or nil if `name` is nil; an unknown name is a usage error.
+  static func language(_ name: String?, arguments: ParsedArguments) throws(CLIError)
+    -> Wordlist.Language?
+  {
+    guard let name else { return nil }
+    guard let language = language(named: name) else {
+      throw arguments.usage(
+        "unknown language '\(name)'; expected one of "
+          + Wordlist.Language.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return language
   }
 
   /// `english`, `chinese_simplified`, also written `chinese-simplified`.
@@ -53,27 +107,102 @@ struct MnemonicOptions {
     Wordlist.Language(rawValue: String(name.lowercased().map { $0 == "-" ? "_" : $0 }))
   }
 
-  /// The mnemonic text, from the file, standard input or the hidden prompt.
+  /// What the file named by `option` holds, as messages name it.
+  private static func role(of option: Option) -> String {
+    switch option {
+    case vaultFile: "vault"
+    case vaultPasswordFile: "vault password"
+    case passphraseFile: "passphrase"
+    default: "mnemonic"
+    }
+  }
+
+  // MARK: - Reading
+
+  /// The mnemonic text, from the file, standard input, the hidden prompt or the vault.
   func readPhrase() throws -> SecureBytes {
-    let isTerminal = SecretInput.standardInputIsTerminal
-    if let mnemonicPath, !(mnemonicPath == "-" && isTerminal) {
-      return try SecretInput.read(SecretSource(role: "mnemonic", path: mnemonicPath))
+    if let vaultPath { return try readVault(at: vaultPath) }
+    return try readSecret(
+      role: "mnemonic", path: mnemonicPath, option: Self.mnemonicFile,
+      prompt: "Enter your mnemonic (input hidden; or use --mnemonic-file PATH): ")
+  }
+
+  /// The mnemonic inside desktop Freedom's vault. The vault is parsed before the password is
+  /// asked for, so a file that is not a vault is refused at once.
+  private func readVault(at path: String) throws -> SecureBytes {
+    // Encrypted, and kept on disk by desktop Freedom with its own permissions: no warning.
+    let source = SecretSource(role: "vault", path: path)
+    let json = try SecretInput.read(
+      source, limit: DesktopVault.maxByteCount, warnsIfShared: false)
+    let vault = try Self.vault(json, from: source)
+    let password = try readSecret(
+      role: "vault password", path: vaultPasswordPath, option: Self.vaultPasswordFile,
+      prompt: "Enter the vault password (input hidden; or use --vault-password-file PATH): ")
+    return try vault.decryptMnemonic(password: password)
+  }
+
+  /// The parsed vault; a file that is not one is named in the message.
+  private static func vault(_ json: SecureBytes, from source: SecretSource) throws -> DesktopVault {
+    let bytes = json.withUnsafeBytes { Array($0) }
+    do {
+      return try DesktopVault(json: bytes)
+    } catch {
+      guard case .notAVault(let reason) = error else { throw error }
+      throw CLIError.failure("\(source) is not a desktop Freedom identity vault: \(reason)")
     }
-    guard isTerminal else {
-      throw CLIError.usage(
-        "standard input is not a terminal, so the mnemonic cannot be asked for: "
-          + "pass --mnemonic-file PATH, or pipe it with --mnemonic-file -", commandPath: commandPath
-      )
-    }
-    return try SecretInput.prompt(
-      "Enter your mnemonic (input hidden; or use --mnemonic-file PATH): ",
-      for: SecretSource(role: "mnemonic", path: nil))
   }
 
   /// The BIP-39 passphrase: the file's content minus one trailing line ending, or empty.
-  func readPassphrase() throws(SecretInputError) -> SecureBytes {
+  /// `--passphrase-file -` with a terminal on standard input asks with echo off.
+  func readPassphrase() throws -> SecureBytes {
     guard let passphrasePath else { return SecureBytes(count: 0) { _ in } }
-    let content = try SecretInput.read(SecretSource(role: "passphrase", path: passphrasePath))
-    return SecretInput.droppingLineEnding(content)
+    return try readSecret(
+      role: "passphrase", path: passphrasePath, option: Self.passphraseFile,
+      prompt: "Enter the BIP-39 passphrase (input hidden): ")
+  }
+
+  /// A secret from the file at `path`, or typed with echo off when `path` is nil or "-" and
+  /// standard input is a terminal. Passwords and passphrases lose one trailing line ending
+  /// (a mnemonic's whitespace does not matter).
+  private func readSecret(role: String, path: String?, option: Option, prompt: String) throws
+    -> SecureBytes
+  {
+    let isTerminal = SecretInput.standardInputIsTerminal
+    if let path, !(path == "-" && isTerminal) {
+      let content = try SecretInput.read(SecretSource(role: role, path: path))
+      return SecretInput.droppingLineEnding(content)
+    }
+    guard isTerminal else {
+      throw CLIError.usage(
+        "standard input is not a terminal, so the \(role) cannot be asked for: "
+          + "pass --\(option.name) PATH, or pipe it with --\(option.name) -",
+        commandPath: commandPath)
+    }
+    return try SecretInput.prompt(prompt, for: SecretSource(role: role, path: nil))
+  }
+
+  /// The parsed mnemonic. Abbreviated words are reported on stderr, since the user typed
+  /// something other than a word.
+  func readMnemonic() throws -> Mnemonic {
+    let mnemonic = try Mnemonic(phrase: readPhrase(), language: language)
+    let expanded = mnemonic.expandedAbbreviations
+    if !expanded.isEmpty {
+      Output.warning(Self.abbreviationNote(expanded))
+    }
+    return mnemonic
+  }
+
+  /// "word 3 is abbreviated; …" for the 1-based `positions` of expanded words.
+  static func abbreviationNote(_ positions: [Int]) -> String {
+    let list = positions.map(String.init).joined(separator: ", ")
+    return positions.count == 1
+      ? "word \(list) is abbreviated; read as the English word it begins"
+      : "words \(list) are abbreviated; read as the English words they begin"
+  }
+
+  /// The mnemonic and its BIP-39 seed: what every command that derives keys starts from.
+  func readSeed() throws -> (mnemonic: Mnemonic, seed: SecureBytes) {
+    let mnemonic = try readMnemonic()
+    return (mnemonic, mnemonic.seed(passphrase: try readPassphrase()))
   }
 }

@@ -8,8 +8,8 @@ enum SecretInputError: Error, CustomStringConvertible {
   case unreadable(SecretSource, reason: String)
   /// The path names a directory.
   case directory(SecretSource)
-  /// More than `SecretInput.maximumByteCount` bytes: not a secret file.
-  case tooLarge(SecretSource)
+  /// More than `limit` bytes (`SecretInput.maximumByteCount` for a secret): not the right file.
+  case tooLarge(SecretSource, limit: Int)
   /// The bytes are not UTF-8; `byte` is the 1-based offset of the first bad byte.
   case invalidUTF8(SecretSource, byte: Int)
   /// A control character other than tab, line feed or carriage return at 1-based offset `byte`.
@@ -21,13 +21,20 @@ enum SecretInputError: Error, CustomStringConvertible {
     switch self {
     case .unreadable(let source, let reason): "cannot read \(source): \(reason)"
     case .directory(let source): "\(source) is a directory, not a file"
-    case .tooLarge(let source):
-      "\(source) is larger than \(SecretInput.maximumByteCount / 1024) KiB; it should hold only the secret"
+    case .tooLarge(let source, let limit) where limit == SecretInput.maximumByteCount:
+      "\(source) is larger than \(size(limit)); it should hold only the secret"
+    case .tooLarge(let source, let limit):
+      "\(source) is larger than \(size(limit)); check that it is the right file"
     case .invalidUTF8(let source, let byte): "\(source) is not valid UTF-8 (byte \(byte))"
     case .controlCharacter(let source, let scalar, let byte):
       "\(source) contains a control character (U+\(hex4(scalar))) at byte \(byte)"
     case .nothingEntered(let source): "no \(source.role) was entered"
     }
+  }
+
+  /// "64 KiB", "1 MiB".
+  private func size(_ byteCount: Int) -> String {
+    byteCount % (1 << 20) == 0 ? "\(byteCount >> 20) MiB" : "\(byteCount >> 10) KiB"
   }
 
   private func hex4(_ value: UInt32) -> String {
@@ -62,8 +69,11 @@ enum SecretInput {
   static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
   /// The content of the file at `source.path` ("-" reads standard input), without a leading
-  /// byte order mark. Warns when the file is readable by other users.
-  static func read(_ source: SecretSource) throws(SecretInputError) -> SecureBytes {
+  /// byte order mark, refused unread if larger than `limit`. Warns when the file is readable by
+  /// other users, unless `warnsIfShared` is false (an encrypted file is meant to sit on disk).
+  static func read(
+    _ source: SecretSource, limit: Int = maximumByteCount, warnsIfShared: Bool = true
+  ) throws(SecretInputError) -> SecureBytes {
     let path = source.path ?? "-"
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else { throw .unreadable(source, reason: systemError()) }
@@ -71,19 +81,19 @@ enum SecretInput {
 
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw .unreadable(source, reason: systemError()) }
-    var capacity = maximumByteCount + 1
+    var capacity = limit + 1
     switch info.st_mode & S_IFMT {
     case S_IFDIR:
       throw .directory(source)
     case S_IFREG:
-      guard info.st_size <= maximumByteCount else { throw .tooLarge(source) }
+      guard info.st_size <= limit else { throw .tooLarge(source, limit: limit) }
       capacity = Int(info.st_size) + 1  // one more, to notice a file that grew meanwhile
-      if path != "-" { warnIfShared(path: path, mode: info.st_mode) }
+      if path != "-", warnsIfShared { warnIfShared(path: path, mode: info.st_mode) }
     default:
       break  // pipes and devices: their size is unknown until read
     }
     let bytes = try readBounded(descriptor, capacity: capacity, source: source)
-    guard bytes.count <= maximumByteCount else { throw .tooLarge(source) }
+    guard bytes.count <= limit else { throw .tooLarge(source, limit: limit) }
     return try validated(bytes, source: source)
   }
 
@@ -93,7 +103,9 @@ enum SecretInput {
   {
     let line = TerminalPrompt.readHiddenLine(prompt: prompt, capacity: maximumByteCount + 1)
     guard let line else { throw .nothingEntered(source) }
-    guard line.count <= maximumByteCount else { throw .tooLarge(source) }
+    guard line.count <= maximumByteCount else {
+      throw .tooLarge(source, limit: maximumByteCount)
+    }
     return try validated(droppingLineEnding(line), source: source)
   }
 

@@ -13,6 +13,10 @@ struct HelpTests {
 
     SUBCOMMANDS:
       derive      Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.
+      mnemonic    Generate a new mnemonic or check one before using it.
+      export      Write the key files of a bee, kubo, Ant or Radicle node.
+      verify      Check that node directories hold the identities of a mnemonic.
+      keystore    Inspect Web3 Secret Storage (v3) key files, such as swarm.key.
 
       See 'freedom-keys <subcommand> --help' for detailed help.
 
@@ -24,22 +28,27 @@ struct HelpTests {
     USAGE: freedom-keys derive [<options>]
 
     OPTIONS:
-      --mnemonic-file <path>    Read the mnemonic from <path> ('-': standard input).
-      --passphrase-file <path>  Read the BIP-39 passphrase from <path>.
-      --language <name>         Use this wordlist instead of detecting it.
-      --json                    Print JSON instead of a summary.
-      --include-secrets         Also print the seed and the private keys.
-      --wallets <n>             Also list wallets m/44'/60'/i'/0/0 for i < n.
-      --publishers <n>          Also list publishers m/44'/73406'/i'/0/0 for i < n.
-      --network-id <n>          Swarm network ID (default 1; testnet 10).
-      --overlay-nonce <hex>     Swarm overlay nonce, 64 hex digits (default zeros).
-      --path <path>             Print only the key at <path>, e.g. m/44'/60'/0'/0/0.
-      --curve <curve>           secp256k1 (BIP-32, default) or ed25519 (SLIP-0010).
-      -h, --help                Show help information.
+      --mnemonic-file <path>        Read the mnemonic from <path> ('-': stdin).
+      --vault-file <path>           Or open it from desktop Freedom's vault <path>.
+      --vault-password-file <path>  Read the vault password from <path>.
+      --passphrase-file <path>      Read the BIP-39 passphrase from <path>.
+      --language <name>             Use this wordlist instead of detecting it.
+      --json                        Print JSON instead of a summary.
+      --include-secrets             Also print the seed and the private keys.
+      --wallets <n>                 Also list wallets m/44'/60'/i'/0/0 for i < n.
+      --publishers <n>              Also list publishers m/44'/73406'/i'/0/0, i < n.
+      --network-id <n>              Swarm network ID (default 1; testnet 10).
+      --overlay-nonce <hex>         Swarm overlay nonce: 64 hex digits (default 0).
+      --path <path>                 Print only the key at <path> (m/44'/60'/0'/0/0).
+      --curve <curve>               secp256k1 (BIP-32, default), ed25519 (SLIP-10).
+      -h, --help                    Show help information.
 
-    The mnemonic is never read from the command line: without --mnemonic-file it is
-    asked for with echo off; scripts pass --mnemonic-file PATH or pipe it with
-    --mnemonic-file -. A passphrase file loses one trailing newline, nothing else.
+    The mnemonic is never read from the command line: without --mnemonic-file or
+    --vault-file it is asked for with echo off; scripts pass --mnemonic-file PATH or
+    pipe it with --mnemonic-file -. --vault-file reads desktop Freedom's
+    identity-vault.json; its password comes from --vault-password-file or is asked
+    for with echo off. A password or passphrase file loses one trailing newline,
+    nothing else. English words may be written as their first four letters.
     Wordlists: english, japanese, korean, spanish, chinese_simplified,
     chinese_traditional, french, italian, czech, portuguese.
     --wallets and --publishers take at most 1000. Nothing secret is printed unless

@@ -1,0 +1,69 @@
+import CryptoPrimitives
+import VaultKeys
+
+/// `freedom-keys export ant`: the Swarm key as Ant's `identity.json`.
+struct ExportAntCommand: ParsableCommand {
+  static let dataDir = Option.value("data-dir", "dir", help: "Ant's data directory.")
+  static let force = Option.flag("force", help: "Replace another identity's key.")
+
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "ant",
+      abstract: "Write Ant's identity.json for the Swarm key m/44'/60'/0'/0/1.",
+      discussion: """
+        <dir>/identity.json holds the Swarm signing key (hex) and an all-zero overlay
+        nonce, so Ant has the same overlay address as bee and desktop Freedom; mode
+        0600, <dir> 0700 if created.
+        """ + "\n\n" + ExportCommand.inputHelp,
+      options: MnemonicOptions.all + [dataDir, force])
+  }
+
+  let input: MnemonicOptions
+  let directory: String
+  let forced: Bool
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    input = try MnemonicOptions(arguments)
+    guard let directory = arguments.value(Self.dataDir), !directory.isEmpty else {
+      throw arguments.usage("missing --data-dir <dir>")
+    }
+    self.directory = directory
+    forced = arguments.flag(Self.force)
+  }
+
+  func run() throws {
+    let (_, seed) = try input.readSeed()
+    let profile = try FreedomProfile(seed: seed)
+    let expected = profile.swarm.address.checksummed
+    let identity = try AntIdentity(signingKey: profile.swarm.privateKey)
+
+    try ExportFiles.requireDirectoryOrAbsent(directory)
+    let path = ExportFiles.join(directory, "identity.json")
+    let existing = try StoredFile.read(path) { try AntIdentity(json: $0) }
+    switch existing {
+    case .absent:
+      break
+    case .present(let stored)
+    where stored.signingKey.rawRepresentation == identity.signingKey.rawRepresentation:
+      ExportFiles.warnIfShared(path)
+      Output.standardOutput(ExportCommand.unchanged(path, "the Swarm key \(expected)"))
+      return
+    case .present(let stored):
+      guard forced else {
+        let found = EthereumAddress(publicKey: stored.signingKey.publicKey).checksummed
+        throw ExportCommand.refusal(path, holds: "the key of \(found)", expected: expected)
+      }
+    case .unreadable(let problem):
+      guard forced else { throw ExportCommand.refusal(problem) }
+    }
+
+    _ = try ExportWriter.apply { writer in
+      try writer.createDirectory(directory)
+      try writer.write(identity.json, to: path, mode: 0o600, replace: existing.isPresent)
+    }
+    let overlay = try profile.swarmOverlay()
+    var text = "Wrote \(path): Swarm key \(expected), overlay nonce 0 (mode 0600)\n"
+    text += "Overlay on mainnet: \(overlay.hex)\n"
+    Output.standardOutput(text)
+  }
+}

@@ -1,0 +1,42 @@
+/// `freedom-keys export`: writes one node's key files from the mnemonic.
+struct ExportCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "export",
+      abstract: "Write the key files of a bee, kubo, Ant or Radicle node.",
+      subcommands: [
+        ExportBeeCommand.self, ExportKuboCommand.self, ExportAntCommand.self,
+        ExportRadicleCommand.self,
+      ])
+  }
+
+  init(_ arguments: ParsedArguments) {}
+
+  func run() {}
+
+  /// The paragraph every export's help ends with.
+  static let inputHelp = """
+    The mnemonic is read as by 'derive' (--mnemonic-file PATH or -, --vault-file,
+    else a hidden prompt), never from the command line. Everything is read and
+    checked before anything is written; files are written atomically (temporary
+    file, fsync, rename). A file that already holds the mnemonic's identity is left
+    alone; one that holds another identity is replaced only with --force.
+    """
+
+  /// The report line for a file that already holds the identity.
+  static func unchanged(_ path: String, _ what: String) -> String {
+    "\(path) already holds \(what); nothing to do\n"
+  }
+
+  /// The refusal when a node file holds another identity and --force was not given.
+  static func refusal(_ path: String, holds found: String, expected: String) -> CLIError {
+    .failure(
+      "\(path) holds \(found), not the mnemonic's \(expected); nothing was written "
+        + "(--force replaces it)")
+  }
+
+  /// The refusal when a node file cannot be understood and --force was not given.
+  static func refusal(_ unreadable: UnreadableNodeFile) -> CLIError {
+    .failure("\(unreadable.description); nothing was written (--force replaces it)")
+  }
+}

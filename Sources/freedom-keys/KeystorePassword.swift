@@ -1,0 +1,100 @@
+import CryptoPrimitives
+import Glibc
+
+/// The password of a Web3 keystore, read from a file exactly as bee reads `--password-file`:
+/// the whole content with every leading and trailing line feed removed (Go's
+/// `bytes.Trim(b, "\n")`); a carriage return or a space stays part of the password.
+enum KeystorePassword {
+  /// Random bytes in a generated password; written as twice as many hex digits.
+  static let generatedByteCount = 32
+
+  /// The password in the file at `path`; "-" is standard input, or a prompt with echo off when
+  /// standard input is a terminal.
+  static func read(_ path: String) throws -> SecureBytes {
+    if path == "-", SecretInput.standardInputIsTerminal {
+      let source = SecretSource(role: "keystore password", path: nil)
+      let typed = try SecretInput.prompt(
+        "Enter the keystore password (input hidden): ", for: source)
+      guard typed.count > 0 else { throw CLIError.failure("no keystore password was entered") }
+      return typed
+    }
+    let source = SecretSource(role: "password", path: path)
+    // SecretInput drops a byte order mark, but bee would keep it as part of the password: a key
+    // encrypted without it could never be opened by bee.
+    if path != "-", startsWithByteOrderMark(path) {
+      throw CLIError.failure(
+        "\(source) starts with a UTF-8 byte order mark, which bee would read as part of the "
+          + "password; save the file without it")
+    }
+    let content = try SecretInput.read(source)
+    let password = trimmingLineFeeds(content)
+    guard password.count > 0 else { throw CLIError.failure("\(source) is empty") }
+    return password
+  }
+
+  /// Refuses `--password-file -` when standard input is a pipe that another input of `input`
+  /// also reads, or while a prompt for the mnemonic or the vault password would need it. (On a
+  /// terminal each "-" is asked for at its own hidden prompt.)
+  static func checkStandardInput(
+    passwordPath: String?, input: MnemonicOptions, arguments: ParsedArguments
+  ) throws(CLIError) {
+    guard passwordPath == "-", !SecretInput.standardInputIsTerminal else { return }
+    let readers: [(Option, String?)] = [
+      (MnemonicOptions.mnemonicFile, input.mnemonicPath),
+      (MnemonicOptions.vaultFile, input.vaultPath),
+      (MnemonicOptions.vaultPasswordFile, input.vaultPasswordPath),
+      (MnemonicOptions.passphraseFile, input.passphrasePath),
+    ]
+    if let other = readers.first(where: { $0.1 == "-" }) {
+      throw arguments.usage(
+        "--password-file and --\(other.0.name) cannot both read standard input")
+    }
+    if input.mnemonicPath == nil, input.vaultPath == nil {
+      throw arguments.usage(
+        "--password-file - needs --mnemonic-file PATH: the mnemonic cannot be asked for while "
+          + "standard input carries the password")
+    }
+    if input.vaultPath != nil, input.vaultPasswordPath == nil {
+      throw arguments.usage(
+        "--password-file - needs --vault-password-file PATH: the vault password cannot be asked "
+          + "for while standard input carries the password")
+    }
+  }
+
+  /// `bytes` without leading and trailing line feeds.
+  static func trimmingLineFeeds(_ bytes: SecureBytes) -> SecureBytes {
+    let (start, end) = bytes.withUnsafeBytes { raw -> (Int, Int) in
+      let lineFeed = UInt8(ascii: "\n")
+      let start = raw.firstIndex(where: { $0 != lineFeed }) ?? raw.count
+      let end = (raw.lastIndex(where: { $0 != lineFeed }) ?? -1) + 1
+      return (start, max(start, end))
+    }
+    return bytes[start..<end]
+  }
+
+  /// A new password: `generatedByteCount` random bytes as lowercase hex digits.
+  static func generate() -> SecureBytes {
+    let random = SecureRandom.secret(count: generatedByteCount)
+    let digits = Array("0123456789abcdef".utf8)
+    return SecureBytes(count: 2 * generatedByteCount) { out in
+      random.withUnsafeBytes { bytes in
+        for (index, byte) in bytes.enumerated() {
+          out[2 * index] = digits[Int(byte >> 4)]
+          out[2 * index + 1] = digits[Int(byte & 0x0f)]
+        }
+      }
+    }
+  }
+
+  private static func startsWithByteOrderMark(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    guard descriptor >= 0 else { return false }  // SecretInput reports why it cannot be read
+    defer { close(descriptor) }
+    // Only a regular file can be peeked at without taking bytes from the reader after us.
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    var head: [UInt8] = [0, 0, 0]
+    let count = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, 3) }
+    return count == 3 && head == [0xEF, 0xBB, 0xBF]
+  }
+}

@@ -1,0 +1,13 @@
+/// `freedom-keys mnemonic`: create a new mnemonic or check one typed from paper.
+struct MnemonicCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "mnemonic",
+      abstract: "Generate a new mnemonic or check one before using it.",
+      subcommands: [MnemonicGenerateCommand.self, MnemonicCheckCommand.self])
+  }
+
+  init(_ arguments: ParsedArguments) {}
+
+  func run() {}
+}

@@ -1,0 +1,83 @@
+import CryptoPrimitives
+import Glibc
+import VaultKeys
+
+/// `freedom-keys mnemonic generate`: a new mnemonic from libsodium's random generator.
+struct MnemonicGenerateCommand: ParsableCommand {
+  static let words = Option.value(
+    "words", "n", help: "12, 15, 18, 21 or 24 words (default 24).")
+  static let language = Option.value(
+    "language", "name", help: "The wordlist (default english).")
+  static let out = Option.value(
+    "out", "path", help: "Write it to a new file <path> (mode 0600).")
+
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "generate",
+      abstract: "Create a new mnemonic from secure random entropy.",
+      discussion: """
+        Prints the phrase on standard output: 24 English words unless told otherwise,
+        as desktop Freedom creates them. Japanese words are separated by U+3000
+        (ideographic space), the others by a space. --out writes the phrase to a new
+        file with mode 0600 instead and never replaces an existing file.
+        Wordlists: english, japanese, korean, spanish, chinese_simplified,
+        chinese_traditional, french, italian, czech, portuguese.
+        """,
+      options: [words, language, out])
+  }
+
+  let wordCount: Int
+  let language: Wordlist.Language
+  let outputPath: String?
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    let wrongCount = arguments.usage("--words <n> must be 12, 15, 18, 21 or 24")
+    let count: Int?
+    do {
+      count = try arguments.integer(Self.words, in: 12...24)
+    } catch {
+      throw wrongCount
+    }
+    if let count, !Mnemonic.validWordCounts.contains(count) { throw wrongCount }
+    wordCount = count ?? 24
+    language =
+      try MnemonicOptions.language(arguments.value(Self.language), arguments: arguments)
+      ?? .english
+    outputPath = arguments.value(Self.out)
+    if outputPath == "" { throw arguments.usage("--out <path> must not be empty") }
+  }
+
+  func run() throws {
+    let mnemonic = try Mnemonic.generate(wordCount: wordCount, language: language)
+    let line = mnemonic.phrase() + SecureBytes([0x0A])
+    guard let outputPath else {
+      try Self.writeAll(line, to: STDOUT_FILENO)
+      return
+    }
+    do {
+      try SecureFileWriter.write(line, to: outputPath, mode: 0o600, replace: .refuseExisting)
+    } catch .alreadyExists(let path) {
+      throw CLIError.failure(
+        "\(path) already exists; refusing to overwrite it — choose another path")
+    }
+    Output.standardOutput(
+      "wrote \(wordCount) \(language.rawValue) words to \(outputPath) (mode 0600)\n")
+  }
+
+  /// Writes the secret straight from its buffer, without a `String` copy.
+  private static func writeAll(_ bytes: SecureBytes, to descriptor: Int32) throws(CLIError) {
+    let failure = bytes.withUnsafeBytes { raw -> Int32 in
+      var offset = 0
+      while offset < raw.count {
+        let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return errno }
+        offset += written
+      }
+      return 0
+    }
+    if failure != 0 {
+      throw .failure("cannot write the mnemonic: \(String(cString: strerror(failure)))")
+    }
+  }
+}

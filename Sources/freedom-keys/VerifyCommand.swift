@@ -1,0 +1,99 @@
+import CryptoPrimitives
+import VaultKeys
+
+/// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
+struct VerifyCommand: ParsableCommand {
+  static let beeDir = Option.value("bee-dir", "dir", help: "Check bee's <dir>/keys/swarm.key.")
+  static let passwordFile = Option.value(
+    "password-file", "path", help: "Decrypt swarm.key with the password in <path>.")
+  static let kuboRepo = Option.value(
+    "kubo-repo", "dir", help: "Check Identity in kubo's <dir>/config.")
+  static let radicleHome = Option.value(
+    "radicle-home", "dir", help: "Check <dir>/keys/radicle and radicle.pub.")
+  static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/identity.json.")
+  static let json = Option.flag("json", help: "Print JSON instead of one line per node.")
+
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "verify",
+      abstract: "Check that node directories hold the identities of a mnemonic.",
+      discussion: """
+        Give at least one directory. Each node gets one line: match, MISMATCH (with
+        what was expected and found) or not present. Without --password-file only
+        the address field of swarm.key is compared, which anyone could have written:
+        the result says it is unauthenticated. The password file is read as bee
+        reads it (leading and trailing newlines removed).
+        Exit status: 0 when every node given matches, 3 when one differs or has no
+        key, 1 on errors (wrong password, unreadable or corrupt file, no such
+        directory). The mnemonic is read as by 'derive'.
+        """,
+      options: MnemonicOptions.all + [beeDir, passwordFile, kuboRepo, radicleHome, antDir, json])
+  }
+
+  let input: MnemonicOptions
+  let beeDirectory: String?
+  let passwordPath: String?
+  let kuboRepository: String?
+  let radicleDirectory: String?
+  let antDirectory: String?
+  let printsJSON: Bool
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    input = try MnemonicOptions(arguments)
+    beeDirectory = arguments.value(Self.beeDir)
+    passwordPath = arguments.value(Self.passwordFile)
+    kuboRepository = arguments.value(Self.kuboRepo)
+    radicleDirectory = arguments.value(Self.radicleHome)
+    antDirectory = arguments.value(Self.antDir)
+    printsJSON = arguments.flag(Self.json)
+    let directories = [beeDirectory, kuboRepository, radicleDirectory, antDirectory]
+    guard directories.contains(where: { $0 != nil }) else {
+      throw arguments.usage(
+        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir")
+    }
+    if directories.contains("") { throw arguments.usage("a directory given is empty") }
+    if passwordPath != nil, beeDirectory == nil {
+      throw arguments.usage("--password-file <path> only applies with --bee-dir <dir>")
+    }
+    try KeystorePassword.checkStandardInput(
+      passwordPath: passwordPath, input: input, arguments: arguments)
+  }
+
+  func run() throws {
+    let (_, seed) = try input.readSeed()
+    let profile = try FreedomProfile(seed: seed)
+    let password = try passwordPath.map { try KeystorePassword.read($0) }
+
+    // Every check runs before anything is printed: an error leaves stdout empty.
+    var results: [VerifyResult] = []
+    if let beeDirectory {
+      results.append(try VerifyResult.bee(beeDirectory, password: password, profile: profile))
+    }
+    if let kuboRepository {
+      results.append(try VerifyResult.kubo(kuboRepository, profile: profile))
+    }
+    if let radicleDirectory {
+      results.append(try VerifyResult.radicle(radicleDirectory, profile: profile))
+    }
+    if let antDirectory { results.append(try VerifyResult.ant(antDirectory, profile: profile)) }
+
+    if printsJSON {
+      var object: JSONObject = [:]
+      for result in results { object.append(result.node, .object(result.json)) }
+      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+    } else {
+      let width = results.map(\.node.count).max() ?? 0
+      Output.standardOutput(
+        results.map {
+          $0.node + String(repeating: " ", count: width - $0.node.count + 2) + $0.line + "\n"
+        }.joined())
+    }
+
+    let failed = results.filter { $0.status != .match }.map(\.node)
+    if !failed.isEmpty {
+      throw CLIError.mismatch(
+        "\(failed.joined(separator: ", ")) \(failed.count == 1 ? "does" : "do") not hold the "
+          + "mnemonic's identity")
+    }
+  }
+}
