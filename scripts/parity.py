@@ -506,11 +506,9 @@ def secret_args(mnemonic_file: pathlib.Path, passphrase_file: pathlib.Path | Non
     return args
 
 
-def strip_line_ending(data: bytes) -> bytes:
-    for ending in (b"\r\n", b"\n"):
-        if data.endswith(ending):
-            return data[: -len(ending)]
-    return data
+def bee_password(data: bytes) -> bytes:
+    """A password file as bee reads --password-file: leading and trailing newlines dropped."""
+    return data.strip(b"\n")
 
 
 def check_exports(
@@ -546,14 +544,16 @@ def check_exports(
     args = ["--data-dir", str(bee)]
     if with_password_file:
         password_file = scratch / "bee-password"
-        write_private(password_file, case.password.encode("utf-8"))
+        # Written with a final newline half the time, as `echo pw > file` would.
+        newline = b"\n" if case.number % 4 < 2 else b""
+        write_private(password_file, case.password.encode("utf-8") + newline)
         args += ["--password-file", str(password_file)]
     if export("bee", args):
         try:
             if with_password_file:
                 password = case.password.encode("utf-8")
             else:
-                password = strip_line_ending((bee / "password").read_bytes())
+                password = bee_password((bee / "password").read_bytes())
             keyfile = json.loads((bee / "keys/swarm.key").read_bytes())
             check(
                 "bee keys/swarm.key key",
@@ -583,8 +583,10 @@ def check_exports(
 
     repo = scratch / "kubo"
     repo.mkdir()
+    # A minimal config; every third one lacks PrivKey, as kubo omits an empty one.
+    identity = {"PeerID": ""} if case.number % 3 == 0 else {"PeerID": "", "PrivKey": ""}
     config = {
-        "Identity": {"PeerID": "", "PrivKey": ""},
+        "Identity": identity,
         "Datastore": {"StorageMax": "10GB"},
         "Addresses": {"Swarm": ["/ip4/0.0.0.0/tcp/4001"]},
     }
@@ -645,10 +647,17 @@ def check_exports(
 
     # radicle: ssh-keygen reads both files, cryptography loads the OpenSSH private key.
     home = scratch / "radicle"
-    if export("radicle", ["--home", str(home), "--alias", f"parity{case.number}"]):
+    alias = f"parity{case.number}"
+    if export("radicle", ["--home", str(home), "--alias", alias]):
         private_file, public_file = home / "keys/radicle", home / "keys/radicle.pub"
         public_line = public_file.read_text().split()
         check("radicle.pub", expected["radicle.sshPublicKey"], " ".join(public_line[:2]))
+        check("radicle.pub comment", alias, " ".join(public_line[2:]))
+        try:
+            node = json.loads((home / "config.json").read_bytes())["node"]
+            check("radicle config.json node.alias", alias, node.get("alias"))
+        except Exception as error:  # noqa: BLE001
+            reader_failed("radicle config.json", error)
         derived = run("ssh-keygen", ["-y", "-f", str(private_file)])
         if derived.returncode != 0:
             result.mismatches.append(
