@@ -1,0 +1,795 @@
+#!/usr/bin/env python3
+"""Desktop parity: checks the built `freedom-keys` against independent implementations.
+
+Run through `scripts/parity`, which builds the release binary, creates .build/parity-venv and
+installs the pinned references of scripts/parity-requirements.txt. Directly:
+
+    .build/parity-venv/bin/python scripts/parity.py --binary .build/release/freedom-keys \
+        [--count N] [--seed S] [--case K ...] [--jobs J] [--exports N]
+
+Desktop Freedom derives its identities with ethers (HDNodeWallet, keystores), @scure/bip39 and
+micro-key-producer (SLIP-0010). Its JavaScript cannot run here, so every value is recomputed
+with independent implementations of the same standards from PyPI:
+
+    BIP-39 words, validity and seed   mnemonic (trezor's reference implementation)
+    BIP-32 / SLIP-0010 derivation     bip-utils (Bip32Slip10Secp256k1, Bip32Slip10Ed25519)
+    EIP-55 addresses                  bip-utils (EthAddrEncoder)
+    Swarm overlay                     pycryptodome (Crypto.Hash.keccak)
+    Ed25519 public keys               PyNaCl
+    PeerID, kubo PrivKey              py-libp2p (ID.from_pubkey, its crypto protobuf), py-cid,
+                                      base58 (the peer-ids spec layout, cross-check)
+    Radicle DID / node id             py-multicodec + py-multibase
+    SSH public key                    cryptography (OpenSSH encoding)
+
+For a sample of cases (default max(20, N/20)) the files written by `freedom-keys export` are
+handed to the programs and libraries that read them: eth-keyfile decrypts keys/swarm.key,
+py-libp2p parses the kubo Identity.PrivKey (config and --key-file) and recomputes the PeerID,
+ssh-keygen reads the Radicle key pair, cryptography loads the OpenSSH private key, and Ant's
+identity.json is read back to the Swarm address. A binary without `export` fails the run.
+
+Language: a phrase made only of the 1,275 characters common to both Chinese lists is reported
+as chinese_simplified whichever list it was drawn from (the seed is the same), so for Chinese
+either list that holds every word is accepted; every other language must match exactly.
+
+Case K of seed S is always the same case (its language and word count depend on K alone, so
+every block of 50 cases has every pair), and `--seed S --case K` replays it. Without --seed a
+random seed is drawn and printed. The inputs of every failing case are kept in
+.build/parity-failures/case-K/. Prints one line per mismatch and ends with
+`parity: N cases, M mismatches`; exits 1 on any mismatch or rejected file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import multiprocessing
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from dataclasses import dataclass, field
+
+import base58
+import cid
+import multibase
+import multicodec
+import nacl.signing
+from bip_utils import Bip32Slip10Ed25519, Bip32Slip10Secp256k1, EthAddrEncoder
+from Crypto.Hash import keccak
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519 as crypto_ed25519
+from eth_keyfile import decode_keyfile_json
+from libp2p.crypto.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from libp2p.crypto.keys import KeyType, PrivateKey
+from libp2p.crypto.pb import crypto_pb2
+from libp2p.peer.id import ID
+from mnemonic import Mnemonic
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# The ten BIP-39 languages freedom-keys reads, in python-mnemonic's names (which are also the
+# CLI's). python-mnemonic also ships russian and turkish lists, which are not BIP-39 lists.
+LANGUAGES = [
+    "english",
+    "japanese",
+    "korean",
+    "spanish",
+    "chinese_simplified",
+    "chinese_traditional",
+    "french",
+    "italian",
+    "czech",
+    "portuguese",
+]
+CHINESE = {"chinese_simplified", "chinese_traditional"}
+LATIN = {"english", "spanish", "french", "italian", "czech", "portuguese"}
+WORD_COUNTS = [12, 15, 18, 21, 24]
+
+WALLET_PATH = "m/44'/60'/0'/0/0"
+SWARM_PATH = "m/44'/60'/0'/0/1"
+IPFS_PATH = "m/44'/73405'/0'/0'/0'"
+RADICLE_PATH = "m/44'/73404'/0'/0'/0'"
+SWARM_NETWORK_ID = 1
+COMMAND_TIMEOUT = 120  # seconds for one freedom-keys or ssh-keygen run
+OVERLAY_NONCE = bytes(32)
+
+WORDLISTS = {language: Mnemonic(language) for language in LANGUAGES}
+WORDSETS = {language: set(m.wordlist) for language, m in WORDLISTS.items()}
+# Characters at the same index in both Chinese lists (1,275 of them).
+SHARED_CHINESE = [
+    index
+    for index, (simplified, traditional) in enumerate(
+        zip(WORDLISTS["chinese_simplified"].wordlist, WORDLISTS["chinese_traditional"].wordlist)
+    )
+    if simplified == traditional
+]
+
+# Pieces of passphrases that NFKD changes: composed accents, half-width and full-width forms,
+# ligatures, squared and Roman-numeral compatibility characters, emoji (unchanged by NFKD but
+# four UTF-8 bytes), Hangul syllables.
+UNICODE_PIECES = [
+    "Crème brûlée",
+    "ñandú",
+    "Ångström",
+    "Příliš žluťoučký kůň",
+    "パスワード",
+    "ﾊﾟｽﾜｰﾄﾞ",
+    "㍻",
+    "ＡＢＣ１２３",
+    "ﬁancé",
+    "Ⅻ",
+    "🔑🦊",
+    "👩‍💻",
+    "비밀번호",
+    "密码",
+    "x²",
+]
+ASCII_CHARS = "".join(chr(c) for c in range(0x20, 0x7F))
+
+
+# ---------------------------------------------------------------------------------------------
+# Cases
+
+
+@dataclass
+class Case:
+    number: int
+    language: str
+    words: list[str]  # the wordlist forms, as python-mnemonic ships them
+    mnemonic_text: str  # what the mnemonic file holds (before UTF-8 encoding)
+    shapes: list[str]
+    passphrase: str | None  # None: no --passphrase-file
+    passphrase_file: str | None
+    passphrase_kind: str
+    password: str  # for `export bee --password-file`
+    bee_password_file: bool  # False: `export bee` writes DATA-DIR/password itself
+
+    @property
+    def label(self) -> str:
+        shapes = "+".join(self.shapes) or "plain"
+        return f"{self.language} {len(self.words)}w {shapes}, passphrase {self.passphrase_kind}"
+
+
+def entropy_with_shared_chinese_words(rng: random.Random, word_count: int) -> bytes:
+    """Entropy whose phrase uses only characters common to both Chinese lists."""
+    checksum_bits = word_count // 3
+    entropy_bits = word_count * 11 - checksum_bits
+    free_bits = 11 - checksum_bits
+    shared = set(SHARED_CHINESE)
+    while True:
+        prefix = 0
+        for _ in range(word_count - 1):
+            prefix = (prefix << 11) | rng.choice(SHARED_CHINESE)
+        candidates = list(range(1 << free_bits))
+        rng.shuffle(candidates)
+        for tail in candidates:
+            value = (prefix << free_bits) | tail
+            entropy = value.to_bytes(entropy_bits // 8, "big")
+            checksum = hashlib.sha256(entropy).digest()[0] >> (8 - checksum_bits)
+            if (tail << checksum_bits) | checksum in shared:
+                return entropy
+
+
+def make_case(seed: int, number: int) -> Case:
+    """Case `number` of run `seed`: every language and word count in each block of 50 cases."""
+    rng = random.Random(f"freedom-keys parity {seed} {number}")
+    language = LANGUAGES[number % len(LANGUAGES)]
+    word_count = WORD_COUNTS[(number // len(LANGUAGES)) % len(WORD_COUNTS)]
+    shapes: list[str] = []
+    if language in CHINESE and rng.random() < 0.35:
+        entropy = entropy_with_shared_chinese_words(rng, word_count)
+        shapes.append("shared-chinese")
+    else:
+        entropy = rng.randbytes(word_count * 4 // 3)
+    phrase = WORDLISTS[language].to_mnemonic(entropy)
+    words = phrase.split(WORDLISTS[language].delimiter)
+    assert len(words) == word_count and WORDLISTS[language].check(phrase)
+
+    typed = list(words)
+    if language == "english" and rng.random() < 0.3:
+        # freedom-keys reads a unique four-letter prefix as the English word it starts.
+        typed = [w[:4] if len(w) > 4 and rng.random() < 0.5 else w for w in typed]
+        shapes.append("abbreviated")
+    if language in LATIN:
+        style = rng.choice(["lower", "lower", "upper", "title", "mixed-case"])
+        if style == "upper":
+            typed = [w.upper() for w in typed]
+        elif style == "title":
+            typed = [w.title() for w in typed]
+        elif style == "mixed-case":
+            typed = ["".join(c.upper() if rng.random() < 0.5 else c for c in w) for w in typed]
+        if style != "lower":
+            shapes.append(style)
+    form = rng.choice(["as-shipped", "as-shipped", "nfc", "nfd"])
+    if form != "as-shipped":
+        typed = [unicodedata.normalize(form.upper(), w) for w in typed]
+        shapes.append(form)
+
+    separators = ["\u3000"] if language == "japanese" and rng.random() < 0.5 else [" "]
+    gap = rng.choice(["space", "space", "tabs", "repeated", "mixed-gaps", "lines"])
+    if gap == "tabs":
+        separators = ["\t"]
+    elif gap == "repeated":
+        separators = ["  ", "   ", " \t "]
+    elif gap == "mixed-gaps":
+        separators = [" ", "\t", "  ", "\u3000", " \u3000 ", "\u00a0"]
+    if separators == ["\u3000"]:
+        shapes.append("u3000")
+    if gap not in ("space", "lines"):
+        shapes.append(gap)
+    newline = "\r\n" if rng.random() < 0.5 else "\n"
+    text = ""
+    for index, word in enumerate(typed):
+        if index:
+            if gap == "lines" and index % rng.choice([3, 4, 6]) == 0:
+                text += newline
+            else:
+                text += rng.choice(separators)
+        text += word
+    if gap == "lines":
+        shapes.append("crlf-lines" if newline == "\r\n" else "lines")
+    if rng.random() < 0.2:
+        text = rng.choice([" ", "\n", "\t ", "\r\n"]) + text
+        shapes.append("leading-space")
+    ending = rng.choice(["", "\n", "\n", "\r\n", "\n\n", " \r\n"])
+    text += ending
+    if ending == "\r\n":
+        shapes.append("crlf")
+    if rng.random() < 0.15:
+        text = "\ufeff" + text
+        shapes.append("bom")
+
+    kind = rng.choice(
+        ["none", "none", "empty-file", "ascii", "ascii", "unicode", "unicode", "unicode"]
+    )
+    passphrase: str | None
+    if kind == "none":
+        passphrase = None
+    elif kind == "empty-file":
+        passphrase = ""
+    elif kind == "ascii":
+        passphrase = "".join(rng.choice(ASCII_CHARS) for _ in range(rng.randint(1, 40)))
+    else:
+        pieces = rng.sample(UNICODE_PIECES, rng.randint(1, 3))
+        if rng.random() < 0.5:
+            pieces.append("".join(rng.choice(ASCII_CHARS) for _ in range(rng.randint(1, 8))))
+        passphrase = " ".join(pieces)
+        if rng.random() < 0.3:
+            passphrase = unicodedata.normalize("NFD", passphrase)
+            kind = "unicode-nfd"
+    passphrase_file = None
+    if passphrase is not None:
+        passphrase_file = passphrase + rng.choice(["", "\n", "\r\n"])
+    password = "".join(rng.choice(ASCII_CHARS) for _ in range(rng.randint(8, 24)))
+    return Case(
+        number,
+        language,
+        words,
+        text,
+        shapes,
+        passphrase,
+        passphrase_file,
+        kind,
+        password,
+        bee_password_file=rng.random() < 0.5,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# References
+
+
+def overlay(address: str) -> str:
+    data = bytes.fromhex(address[2:]) + SWARM_NETWORK_ID.to_bytes(8, "little") + OVERLAY_NONCE
+    return keccak.new(digest_bits=256, data=data).hexdigest()
+
+
+def reference(seed: bytes) -> dict[str, object]:
+    """Every value `derive --json --include-secrets` prints for `seed`, from the references."""
+    expected: dict[str, object] = {"seed": seed.hex()}
+    secp256k1 = Bip32Slip10Secp256k1.FromSeed(seed)
+    for name, path in (("wallet", WALLET_PATH), ("swarm", SWARM_PATH)):
+        node = secp256k1.DerivePath(path)
+        address = EthAddrEncoder.EncodeKey(node.PublicKey().KeyObject())
+        expected[f"{name}.path"] = path
+        expected[f"{name}.address"] = address
+        expected[f"{name}.publicKey"] = node.PublicKey().RawCompressed().ToHex()
+        expected[f"{name}.privateKey"] = node.PrivateKey().Raw().ToHex()
+    expected["swarm.networkId"] = SWARM_NETWORK_ID
+    expected["swarm.overlayNonce"] = OVERLAY_NONCE.hex()
+    expected["swarm.overlay"] = overlay(str(expected["swarm.address"]))
+
+    ed25519 = Bip32Slip10Ed25519.FromSeed(seed)
+    for name, path in (("ipfs", IPFS_PATH), ("radicle", RADICLE_PATH)):
+        node = ed25519.DerivePath(path)
+        secret = node.PrivateKey().Raw().ToBytes()
+        public = bytes(nacl.signing.SigningKey(secret).verify_key)
+        # bip-utils prefixes Ed25519 public keys with 00; both libraries must agree.
+        if node.PublicKey().RawCompressed().ToBytes() != b"\x00" + public:
+            raise RuntimeError(f"references disagree on the {name} public key")
+        expected[f"{name}.path"] = path
+        expected[f"{name}.publicKey"] = public.hex()
+        expected[f"{name}.privateKey"] = secret.hex()
+        if name == "ipfs":
+            peer = ID.from_pubkey(Ed25519PublicKey.from_bytes(public))
+            # py-libp2p and the peer-ids spec layout (identity multihash of the key protobuf).
+            spec = base58.b58encode(b"\x00\x24\x08\x01\x12\x20" + public).decode()
+            if peer.to_base58() != spec:
+                raise RuntimeError("references disagree on the PeerID")
+            expected["ipfs.peerId"] = peer.to_base58()
+            expected["ipfs.peerIdBase36"] = (
+                cid.make_cid(1, "libp2p-key", peer.to_bytes()).encode("base36").decode()
+            )
+            protobuf = crypto_pb2.PrivateKey(key_type=KeyType.Ed25519.value, data=secret + public)
+            expected["ipfs.privKey"] = base64.b64encode(protobuf.SerializeToString()).decode()
+        else:
+            node_id = multibase.encode("base58btc", multicodec.add_prefix("ed25519-pub", public))
+            expected["radicle.nodeId"] = node_id.decode()
+            expected["radicle.did"] = "did:key:" + node_id.decode()
+            openssh = (
+                crypto_ed25519.Ed25519PrivateKey.from_private_bytes(secret)
+                .public_key()
+                .public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+                .decode()
+            )
+            expected["radicle.sshPublicKey"] = openssh
+            blob = base64.b64decode(openssh.split()[1])
+            digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+            expected["radicle.sshFingerprint"] = "SHA256:" + digest
+    return expected
+
+
+def self_check() -> None:
+    """The references reproduce desktop Freedom's published golden values."""
+    path = ROOT / "Tests/GoldenVectors/Vectors/freedom-desktop.json"
+    vectors = json.loads(path.read_text())["vectors"]
+    fields = {
+        "seed": "seed",
+        "walletAddress": "wallet.address",
+        "swarmAddress": "swarm.address",
+        "swarmPrivateKey": "swarm.privateKey",
+        "swarmOverlay": "swarm.overlay",
+        "ipfsPrivateKey": "ipfs.privateKey",
+        "ipfsPublicKey": "ipfs.publicKey",
+        "ipfsPrivKey": "ipfs.privKey",
+        "ipfsPeerId": "ipfs.peerId",
+        "radicleDid": "radicle.did",
+        "radicleSshFingerprint": "radicle.sshFingerprint",
+    }
+    checked = 0
+    for vector in vectors:
+        seed = Mnemonic.to_seed(vector["mnemonic"], vector["passphrase"])
+        expected = reference(seed)
+        for golden, ours in fields.items():
+            if golden in vector:
+                if expected[ours] != vector[golden]:
+                    raise SystemExit(
+                        f"parity: reference self-check failed: {vector['id']} {golden}: "
+                        f"golden {vector[golden]}, reference {expected[ours]}"
+                    )
+                checked += 1
+    if checked < 10:
+        raise SystemExit(f"parity: reference self-check compared only {checked} golden values")
+
+
+# ---------------------------------------------------------------------------------------------
+# Running freedom-keys
+
+
+def flatten(value: object, prefix: str = "") -> dict[str, object]:
+    if isinstance(value, dict):
+        flat: dict[str, object] = {}
+        for key, inner in value.items():
+            flat.update(flatten(inner, f"{prefix}{key}."))
+        return flat
+    return {prefix[:-1]: value}
+
+
+def run(binary: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """Runs a command without a terminal; one that hangs counts as failed (status -1)."""
+    try:
+        return subprocess.run(
+            [binary, *args], stdin=subprocess.DEVNULL, capture_output=True, timeout=COMMAND_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        message = f"no answer within {COMMAND_TIMEOUT} s".encode()
+        return subprocess.CompletedProcess([binary, *args], -1, b"", message)
+
+
+def first_line(data: bytes) -> str:
+    lines = data.decode("utf-8", "replace").strip().splitlines()
+    return lines[0] if lines else "(nothing)"
+
+
+@dataclass
+class Result:
+    number: int
+    label: str
+    mismatches: list[tuple[str, str, str]] = field(default_factory=list)
+    exported: bool = False
+    unchecked_fields: set[str] = field(default_factory=set)
+
+
+def write_private(path: pathlib.Path, data: bytes) -> None:
+    """Writes `data` with mode 0600, as a user keeps a mnemonic file (freedom-keys warns
+    otherwise)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
+
+
+def write_inputs(case: Case, directory: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path | None]:
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mnemonic_file = directory / "mnemonic.txt"
+    write_private(mnemonic_file, case.mnemonic_text.encode("utf-8"))
+    passphrase_file = None
+    if case.passphrase_file is not None:
+        passphrase_file = directory / "passphrase.txt"
+        write_private(passphrase_file, case.passphrase_file.encode("utf-8"))
+    return mnemonic_file, passphrase_file
+
+
+def compare_derive(case: Case, output: dict, result: Result) -> dict[str, object]:
+    canonical = " ".join(case.words)
+    seed = Mnemonic.to_seed(canonical, case.passphrase or "")
+    expected = reference(seed)
+    got = flatten(output)
+    for key, value in expected.items():
+        actual = got.get(key, "<missing>")
+        if actual != value:
+            result.mismatches.append((key, str(value), str(actual)))
+    language = got.get("mnemonic.language", "<missing>")
+    language_ok = language == case.language or (
+        case.language in CHINESE
+        and language in CHINESE
+        and all(word in WORDSETS[str(language)] for word in case.words)
+    )
+    if not language_ok:
+        result.mismatches.append(("mnemonic.language", case.language, str(language)))
+    if got.get("mnemonic.words") != len(case.words):
+        result.mismatches.append(
+            ("mnemonic.words", str(len(case.words)), str(got.get("mnemonic.words", "<missing>")))
+        )
+    result.unchecked_fields = set(got) - set(expected) - {"mnemonic.language", "mnemonic.words"}
+    return expected
+
+
+def check_case(job: tuple[str, int, int, bool, str]) -> Result:
+    binary, seed, number, with_exports, failures = job
+    case = make_case(seed, number)
+    result = Result(number, case.label)
+    with tempfile.TemporaryDirectory(prefix=f"parity-{number}-") as scratch:
+        scratch_dir = pathlib.Path(scratch)
+        mnemonic_file, passphrase_file = write_inputs(case, scratch_dir / "input")
+        args = ["derive", "--mnemonic-file", str(mnemonic_file), "--json", "--include-secrets"]
+        if passphrase_file is not None:
+            args += ["--passphrase-file", str(passphrase_file)]
+        done = run(binary, args)
+        expected: dict[str, object] | None = None
+        if done.returncode != 0:
+            result.mismatches.append(
+                ("exit status", "0", f"{done.returncode}: {first_line(done.stderr)}")
+            )
+        else:
+            try:
+                output = json.loads(done.stdout)
+            except ValueError:
+                result.mismatches.append(("stdout", "JSON", first_line(done.stdout)))
+            else:
+                expected = compare_derive(case, output, result)
+        if with_exports:
+            if expected is None:
+                expected = reference(Mnemonic.to_seed(" ".join(case.words), case.passphrase or ""))
+            result.exported = True
+            try:
+                check_exports(
+                    binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result
+                )
+            except Exception as error:  # noqa: BLE001 - a missing or unreadable file is a finding
+                result.mismatches.append(
+                    ("exported files", "readable", f"{type(error).__name__}: {error}")
+                )
+    if result.mismatches:
+        keep = pathlib.Path(failures) / f"case-{number}"
+        shutil.rmtree(keep, ignore_errors=True)
+        write_inputs(case, keep)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Exported files, read by the programs that read them
+
+
+def secret_args(mnemonic_file: pathlib.Path, passphrase_file: pathlib.Path | None) -> list[str]:
+    args = ["--mnemonic-file", str(mnemonic_file)]
+    if passphrase_file is not None:
+        args += ["--passphrase-file", str(passphrase_file)]
+    return args
+
+
+def bee_password(data: bytes) -> bytes:
+    """A password file as bee reads --password-file: leading and trailing newlines dropped."""
+    return data.strip(b"\n")
+
+
+def check_exports(
+    binary: str,
+    case: Case,
+    scratch: pathlib.Path,
+    mnemonic_file: pathlib.Path,
+    passphrase_file: pathlib.Path | None,
+    expected: dict[str, object],
+    result: Result,
+) -> None:
+    secrets = secret_args(mnemonic_file, passphrase_file)
+
+    def export(what: str, args: list[str]) -> bool:
+        done = run(binary, ["export", what, *args, *secrets])
+        if done.returncode != 0:
+            result.mismatches.append(
+                (f"export {what}", "exit 0", f"exit {done.returncode}: {first_line(done.stderr)}")
+            )
+            return False
+        return True
+
+    def check(name: str, want: object, got: object) -> None:
+        if want != got:
+            result.mismatches.append((name, str(want), str(got)))
+
+    def reader_failed(name: str, error: BaseException) -> None:
+        result.mismatches.append((name, "accepted", f"rejected: {type(error).__name__}: {error}"))
+
+    # bee: eth-keyfile decrypts keys/swarm.key (Web3 Secret Storage) to the swarm key.
+    bee = scratch / "bee"
+    with_password_file = case.bee_password_file
+    args = ["--data-dir", str(bee)]
+    if with_password_file:
+        password_file = scratch / "bee-password"
+        # Written with a final newline half the time, as `echo pw > file` would.
+        newline = b"\n" if case.number % 4 < 2 else b""
+        write_private(password_file, case.password.encode("utf-8") + newline)
+        args += ["--password-file", str(password_file)]
+    if export("bee", args):
+        try:
+            if with_password_file:
+                password = case.password.encode("utf-8")
+            else:
+                password = bee_password((bee / "password").read_bytes())
+            keyfile = json.loads((bee / "keys/swarm.key").read_bytes())
+            check(
+                "bee keys/swarm.key key",
+                expected["swarm.privateKey"],
+                decode_keyfile_json(keyfile, password).hex(),
+            )
+            check(
+                "bee keys/swarm.key address",
+                str(expected["swarm.address"])[2:].lower(),
+                # geth and bee compare the stated address ignoring case and an 0x prefix.
+                str(keyfile.get("address")).lower().removeprefix("0x"),
+            )
+        except Exception as error:  # noqa: BLE001 - any rejection is the finding
+            reader_failed("bee keys/swarm.key (eth-keyfile)", error)
+
+    # kubo: py-libp2p parses Identity.PrivKey and computes the PeerID from it.
+    def libp2p_peer_id(protobuf: bytes) -> tuple[str, bytes]:
+        """PeerID and seed of a kubo private key; py-libp2p's own Ed25519 deserialiser accepts
+        only 32-byte seeds, so the seed || public key layout of go-libp2p is checked here."""
+        message = PrivateKey.deserialize_from_protobuf(protobuf)
+        if message.key_type != KeyType.Ed25519.value or len(message.data) != 64:
+            raise ValueError(f"key type {message.key_type}, {len(message.data)} data bytes")
+        key = Ed25519PrivateKey.from_bytes(message.data[:32])
+        if key.get_public_key().to_bytes() != message.data[32:]:
+            raise ValueError("the public half does not match the seed")
+        return ID.from_pubkey(key.get_public_key()).to_base58(), message.data[:32]
+
+    repo = scratch / "kubo"
+    repo.mkdir()
+    # A minimal config; every third one lacks PrivKey, as kubo omits an empty one.
+    identity = {"PeerID": ""} if case.number % 3 == 0 else {"PeerID": "", "PrivKey": ""}
+    config = {
+        "Identity": identity,
+        "Datastore": {"StorageMax": "10GB"},
+        "Addresses": {"Swarm": ["/ip4/0.0.0.0/tcp/4001"]},
+    }
+    write_private(repo / "config", json.dumps(config, indent=2).encode())
+    if export("kubo", ["--repo", str(repo)]):
+        try:
+            written = json.loads((repo / "config").read_bytes())
+            identity = written["Identity"]
+            peer_id, secret = libp2p_peer_id(base64.b64decode(identity["PrivKey"], validate=True))
+            check("kubo config PrivKey (py-libp2p) PeerID", expected["ipfs.peerId"], peer_id)
+            check("kubo config PrivKey seed", expected["ipfs.privateKey"], secret.hex())
+            check("kubo config Identity.PeerID", expected["ipfs.peerId"], identity["PeerID"])
+            check(
+                "kubo config other keys kept",
+                {k: v for k, v in config.items() if k != "Identity"},
+                {k: v for k, v in written.items() if k != "Identity"},
+            )
+        except Exception as error:  # noqa: BLE001
+            reader_failed("kubo config (py-libp2p)", error)
+    key_file = scratch / "kubo.key"
+    if export("kubo", ["--key-file", str(key_file)]):
+        try:
+            data = key_file.read_bytes()
+            if data.startswith(b"-----BEGIN"):
+                key = serialization.load_pem_private_key(data, password=None)
+                if not isinstance(key, crypto_ed25519.Ed25519PrivateKey):
+                    raise ValueError(f"not an Ed25519 key: {type(key).__name__}")
+                check(
+                    "kubo --key-file (PEM) key",
+                    expected["ipfs.privateKey"],
+                    key.private_bytes_raw().hex(),
+                )
+            else:
+                peer_id, _ = libp2p_peer_id(data)
+                check("kubo --key-file (py-libp2p) PeerID", expected["ipfs.peerId"], peer_id)
+        except Exception as error:  # noqa: BLE001
+            reader_failed("kubo --key-file", error)
+
+    # ant: identity.json holds the swarm signing key and overlay nonce (hex). Ant (Rust) cannot
+    # run here; the key is read back through bip-utils and the overlay recomputed.
+    ant = scratch / "ant"
+    if export("ant", ["--data-dir", str(ant)]):
+        try:
+            files = sorted(ant.rglob("identity.json"))
+            if len(files) != 1:
+                raise ValueError(f"{len(files)} identity.json files under the data directory")
+            identity = json.loads(files[0].read_bytes())
+            signing_key = bytes.fromhex(identity["signing_key"].removeprefix("0x"))
+            nonce = bytes.fromhex(identity["overlay_nonce"].removeprefix("0x"))
+            address = EthAddrEncoder.EncodeKey(
+                Bip32Slip10Secp256k1.FromPrivateKey(signing_key).PublicKey().KeyObject()
+            )
+            check("ant identity.json signing_key", expected["swarm.privateKey"], signing_key.hex())
+            check("ant identity.json address", expected["swarm.address"], address)
+            check("ant identity.json overlay_nonce", OVERLAY_NONCE.hex(), nonce.hex())
+        except Exception as error:  # noqa: BLE001
+            reader_failed("ant identity.json", error)
+
+    # radicle: ssh-keygen reads both files, cryptography loads the OpenSSH private key.
+    home = scratch / "radicle"
+    alias = f"parity{case.number}"
+    if export("radicle", ["--home", str(home), "--alias", alias]):
+        private_file, public_file = home / "keys/radicle", home / "keys/radicle.pub"
+        public_line = public_file.read_text().split()
+        check("radicle.pub", expected["radicle.sshPublicKey"], " ".join(public_line[:2]))
+        check("radicle.pub comment", alias, " ".join(public_line[2:]))
+        try:
+            node = json.loads((home / "config.json").read_bytes())["node"]
+            check("radicle config.json node.alias", alias, node.get("alias"))
+        except Exception as error:  # noqa: BLE001
+            reader_failed("radicle config.json", error)
+        derived = run("ssh-keygen", ["-y", "-f", str(private_file)])
+        if derived.returncode != 0:
+            result.mismatches.append(
+                (
+                    "ssh-keygen -y keys/radicle",
+                    "accepted",
+                    f"rejected: {first_line(derived.stderr)}",
+                )
+            )
+        else:
+            check(
+                "ssh-keygen -y keys/radicle",
+                " ".join(public_line[:2]),
+                " ".join(derived.stdout.decode().split()[:2]),
+            )
+        listed = run("ssh-keygen", ["-l", "-f", str(public_file)])
+        if listed.returncode != 0:
+            result.mismatches.append(
+                ("ssh-keygen -l radicle.pub", "accepted", f"rejected: {first_line(listed.stderr)}")
+            )
+        else:
+            fields = listed.stdout.decode().split()
+            check(
+                "ssh-keygen -l radicle.pub",
+                expected["radicle.sshFingerprint"],
+                fields[1] if len(fields) > 1 else "",
+            )
+        try:
+            key = serialization.load_ssh_private_key(private_file.read_bytes(), password=None)
+            if not isinstance(key, crypto_ed25519.Ed25519PrivateKey):
+                raise ValueError(f"not an Ed25519 key: {type(key).__name__}")
+            check(
+                "keys/radicle (cryptography) key",
+                expected["radicle.privateKey"],
+                key.private_bytes_raw().hex(),
+            )
+        except Exception as error:  # noqa: BLE001
+            reader_failed("keys/radicle (cryptography)", error)
+
+
+def exports_available(binary: str) -> bool:
+    """`export --help` succeeds with export's own help (an unknown subcommand followed by --help
+    may print the top-level help with status 0)."""
+    done = run(binary, ["export", "--help"])
+    return done.returncode == 0 and b"freedom-keys export" in done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", required=True, help="the freedom-keys executable to test")
+    parser.add_argument("--count", type=int, default=500, help="number of cases (default 500)")
+    parser.add_argument("--seed", type=int, help="case generator seed (default: random)")
+    parser.add_argument(
+        "--case",
+        type=int,
+        action="append",
+        dest="cases",
+        help="run only case K (repeatable), to replay a failure",
+    )
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument(
+        "--exports",
+        type=int,
+        help="cases whose exported files are checked (default max(20, count/20))",
+    )
+    options = parser.parse_args()
+
+    seed = options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "big")
+    numbers = options.cases if options.cases else list(range(options.count))
+    sample_size = options.exports if options.exports is not None else max(20, len(numbers) // 20)
+    sample_size = min(sample_size, len(numbers))
+    # Drawn from the seed, so the sample varies in language, word count and shape.
+    sampled = set(random.Random(f"freedom-keys parity exports {seed}").sample(numbers, sample_size))
+
+    started = time.monotonic()
+    self_check()
+    with_exports = exports_available(options.binary)
+    if not with_exports:
+        # Never a silent skip: without exports the files' readers check nothing.
+        print("FAIL freedom-keys export: expected its help, got none (`export --help` failed)")
+    failures = ROOT / ".build/parity-failures"
+    shutil.rmtree(failures, ignore_errors=True)
+    print(
+        f"parity: seed {seed}, {len(numbers)} cases, "
+        f"exports checked for {len(sampled) if with_exports else 0}",
+        flush=True,
+    )
+
+    jobs = [
+        (options.binary, seed, n, with_exports and n in sampled, str(failures)) for n in numbers
+    ]
+    mismatches = 0 if with_exports else 1
+    failed_cases: list[int] = []
+    exported = 0
+    unchecked: set[str] = set()
+    with multiprocessing.Pool(options.jobs) as pool:
+        for result in pool.imap(check_case, jobs, chunksize=4):
+            exported += result.exported
+            unchecked |= result.unchecked_fields
+            for name, want, got in result.mismatches:
+                mismatches += 1
+                print(
+                    f"FAIL case {result.number} [{result.label}] "
+                    f"{(failures / f'case-{result.number}' / 'mnemonic.txt').relative_to(ROOT)}: "
+                    f"{name}: expected {want}, got {got}",
+                    flush=True,
+                )
+            if result.mismatches:
+                failed_cases.append(result.number)
+    elapsed = time.monotonic() - started
+    if unchecked:
+        print(f"parity: note: output fields not compared: {', '.join(sorted(unchecked))}")
+    if failed_cases:
+        replay = " ".join(f"--case {n}" for n in failed_cases[:10])
+        print(f"parity: replay with: scripts/parity --seed {seed} {replay}")
+    print(f"parity: {exported} cases with exported files checked, {elapsed:.1f} s")
+    # The generic 'N passed, N failed' form (per case) for CI log readers, then the summary.
+    print(f"parity: {len(numbers) - len(failed_cases)} passed, {len(failed_cases)} failed")
+    print(f"parity: {len(numbers)} cases, {mismatches} mismatches")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
