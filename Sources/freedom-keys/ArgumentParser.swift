@@ -59,6 +59,13 @@ enum ArgumentParser {
       commandPath += " " + word
       rest = rest.dropFirst()
     }
+    if !command.configuration.subcommands.isEmpty, let word = rest.first, !word.hasPrefix("-") {
+      // A word that names no command is an error even beside --help: a typo must not look
+      // like success to a script.
+      throw unexpected(
+        Array(rest.prefix { !$0.hasPrefix("-") }), command: command,
+        parsed: ParsedArguments(commandPath: commandPath))
+    }
     let options = rest.prefix(while: { $0 != "--" })
     if options.contains(where: helpNames.contains) {
       return .help(command, commandPath: commandPath)

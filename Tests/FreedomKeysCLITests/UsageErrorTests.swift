@@ -77,12 +77,22 @@ struct UsageErrorTests {
     #expect(run.stderr == "freedom-keys: error: " + usage.message + Self.deriveHint)
   }
 
-  @Test func unknownCommand() throws {
-    let run = try CLI.run(["derve"])
+  @Test(arguments: [["derve"], ["derve", "--help"], ["derve", "-h"]])
+  func unknownCommand(_ arguments: [String]) throws {
+    let run = try CLI.run(arguments)
     #expect(run.status == 2)
     #expect(run.stdout == "")
     #expect(
       run.stderr == "freedom-keys: error: unknown command 'derve' (see 'freedom-keys --help')\n")
+  }
+
+  @Test func unknownSubcommandOfAGroup() throws {
+    let run = try CLI.run(["export", "ipfs", "--help"])
+    #expect(run.status == 2)
+    #expect(run.stdout == "")
+    #expect(
+      run.stderr
+        == "freedom-keys: error: unknown command 'ipfs' (see 'freedom-keys export --help')\n")
   }
 
   @Test func optionsBelongToTheirCommand() throws {
