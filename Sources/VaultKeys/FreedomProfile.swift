@@ -43,12 +43,17 @@ public struct FreedomProfile: Sendable {
     secp256k1Master = try ExtendedPrivateKey(seed: seed)
     ed25519Master = SLIP10Ed25519Key(seed: seed)
     // The wallet and the Swarm key are siblings under m/44'/60'/0'/0: derive that node once.
-    let external = try secp256k1Master.derive(
-      DerivationPath(components: Self.walletPath.components.dropLast()))
-    wallet = try EthereumAccount(
-      path: Self.walletPath, key: external.child(Self.walletPath.components[4]))
-    swarm = try EthereumAccount(
-      path: Self.swarmPath, key: external.child(Self.swarmPath.components[4]))
+    let parentPath = DerivationPath(components: Array(Self.walletPath.components.dropLast()))
+    let parent = try secp256k1Master.derive(parentPath)
+    let master = secp256k1Master
+    func key(at path: DerivationPath) throws(KeyDerivationError) -> ExtendedPrivateKey {
+      guard let last = path.components.last,
+        path.components.dropLast() == parentPath.components[...]
+      else { return try master.derive(path) }
+      return try parent.child(last)
+    }
+    wallet = try EthereumAccount(path: Self.walletPath, key: key(at: Self.walletPath))
+    swarm = try EthereumAccount(path: Self.swarmPath, key: key(at: Self.swarmPath))
     ipfs = try Ed25519Identity(path: Self.ipfsPath, key: ed25519Master.derive(Self.ipfsPath))
     radicle = try Ed25519Identity(
       path: Self.radiclePath, key: ed25519Master.derive(Self.radiclePath))
