@@ -80,25 +80,14 @@ enum ExportFiles {
     guard info.st_size <= maximumByteCount else {
       throw .failure("\(path) is larger than \(maximumByteCount >> 20) MiB; it is not a node file")
     }
-    var filled = 0
-    var failure: Int32 = 0
     // One byte more than the size, to notice a file that grew meanwhile.
-    let buffer = SecureBytes(count: Int(info.st_size) + 1) { raw in
-      while filled < raw.count {
-        let count = Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
-        if count > 0 {
-          filled += count
-        } else if count == 0 {
-          return
-        } else if errno != EINTR {
-          failure = errno
-          return
-        }
-      }
+    let buffer: SecureBytes
+    switch SecretInput.readAll(descriptor, capacity: Int(info.st_size) + 1) {
+    case .success(let bytes): buffer = bytes
+    case .failure(let error): throw .failure("cannot read \(path): \(error)")
     }
-    guard failure == 0 else { throw .failure("cannot read \(path): \(systemError(failure))") }
-    guard filled <= info.st_size else { throw .failure("\(path) changed while it was read") }
-    return buffer[0..<filled]
+    guard buffer.count <= info.st_size else { throw .failure("\(path) changed while it was read") }
+    return buffer
   }
 
   /// Warns when the secret file at `path` can be read by other users (desktop Freedom wrote
@@ -119,7 +108,7 @@ enum ExportFiles {
 
   /// The system's message for `code`.
   static func systemError(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    SystemError(code: code).description
   }
 }
 

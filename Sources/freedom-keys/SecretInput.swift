@@ -123,6 +123,15 @@ enum SecretInput {
   private static func readBounded(_ descriptor: Int32, capacity: Int, source: SecretSource)
     throws(SecretInputError) -> SecureBytes
   {
+    switch readAll(descriptor, capacity: capacity) {
+    case .success(let bytes): bytes
+    case .failure(let error): throw .unreadable(source, reason: error.description)
+    }
+  }
+
+  /// Reads `descriptor` until its end or `capacity` bytes, straight into zeroizing memory (no
+  /// `Data` or `String` copy of a secret), retrying reads interrupted by a signal.
+  static func readAll(_ descriptor: Int32, capacity: Int) -> Result<SecureBytes, SystemError> {
     var filled = 0
     var failure: Int32 = 0
     let buffer = SecureBytes(count: capacity) { raw in
@@ -138,8 +147,8 @@ enum SecretInput {
         }
       }
     }
-    guard failure == 0 else { throw .unreadable(source, reason: systemError(failure)) }
-    return buffer[0..<filled]
+    guard failure == 0 else { return .failure(SystemError(code: failure)) }
+    return .success(buffer[0..<filled])
   }
 
   private static func warnIfShared(path: String, mode: mode_t) {
@@ -151,7 +160,7 @@ enum SecretInput {
   }
 
   private static func systemError(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    SystemError(code: code).description
   }
 
   // MARK: - Checking
@@ -198,4 +207,10 @@ enum SecretInput {
       }
     }
   }
+}
+
+/// An `errno` value, described as `strerror` does.
+struct SystemError: Error, CustomStringConvertible {
+  let code: Int32
+  var description: String { String(cString: strerror(code)) }
 }
