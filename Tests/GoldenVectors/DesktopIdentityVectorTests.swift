@@ -5,22 +5,8 @@ import VaultKeys
 /// Desktop Freedom's identities from keys it derived: the encodings must match byte for byte.
 /// (Deriving those keys from the mnemonic is tested with the profile.)
 @Suite struct DesktopIdentityVectorTests {
-  struct Vector: Decodable, Sendable {
-    let id: String
-    let swarmAddress: String?
-    let swarmPrivateKey: String?
-    let swarmOverlay: String?
-    let ipfsPrivateKey: String?
-    let ipfsPublicKey: String?
-    let ipfsPrivKey: String?
-    let ipfsPeerId: String?
-    let radicleDid: String?
-    let radicleSshFingerprint: String?
-  }
-
-  static func vector(_ id: String) throws -> Vector {
-    let vectors = try VectorFile<Vector>.load("freedom-desktop").vectors
-    return try #require(vectors.first { $0.id == id }, "no vector \(id)")
+  static func vector(_ id: String) throws -> DesktopVector {
+    try #require(DesktopVector.all().first { $0.id == id }, "no vector \(id)")
   }
 
   @Test func swarmAddressAndOverlay() throws {

@@ -5,32 +5,14 @@ import VaultKeys
 
 /// Desktop Freedom's golden values, derived end to end: mnemonic → seed → every identity.
 @Suite struct FreedomProfileVectorTests {
-  struct Vector: Decodable, CustomTestStringConvertible {
-    let id: String
-    let mnemonic: String
-    let passphrase: String
-    let seed: String
-    let walletAddress: String?
-    let swarmAddress: String?
-    let swarmPrivateKey: String?
-    let swarmOverlay: String?
-    let ipfsPrivateKey: String?
-    let ipfsPublicKey: String?
-    let ipfsPrivKey: String?
-    let ipfsPeerId: String?
-    let radicleDid: String?
-    let radicleSshFingerprint: String?
-    var testDescription: String { id }
-  }
-
-  static let vectors = (try? VectorFile<Vector>.load("freedom-desktop").vectors) ?? []
+  static let vectors = (try? DesktopVector.all()) ?? []
 
   @Test func vectorsLoaded() {
     #expect(Self.vectors.map(\.id) == ["abandon-about-12", "abandon-art-24"])
   }
 
   @Test(arguments: vectors)
-  func profileMatchesDesktop(_ vector: Vector) throws {
+  func profileMatchesDesktop(_ vector: DesktopVector) throws {
     let mnemonic = try Mnemonic(phrase: vector.mnemonic)
     let profile = try FreedomProfile(
       mnemonic: mnemonic, passphrase: SecureBytes(utf8: vector.passphrase))
