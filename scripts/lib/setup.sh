@@ -33,8 +33,17 @@ fk_apt_ensure() {
   fi
   fk_say "installing ${missing[*]} with apt-get"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 || fk_say "apt-get update failed; trying the install anyway"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  local log
+  log="$(mktemp)"
+  apt-get update -qq >"$log" 2>&1 || fk_say "apt-get update failed; trying the install anyway"
+  # apt's progress is noise on success; on failure it is the explanation.
+  if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    fk_say "apt-get could not install ${missing[*]} (see above)"
+    exit 1
+  fi
+  rm -f "$log"
 }
 
 fk_setup() {
