@@ -96,14 +96,8 @@ enum ExportFiles {
     guard let status = try? status(path), status.isRegularFile, status.permissions & 0o077 != 0
     else { return }
     Output.warning(
-      "\(path) is accessible by other users (mode \(octal(status.permissions))); "
+      "\(path) is accessible by other users (mode \(Output.octal(status.permissions))); "
         + "run chmod 600 \(path)")
-  }
-
-  /// `0700`, as `chmod` takes it.
-  static func octal(_ mode: UInt32) -> String {
-    let digits = String(mode, radix: 8)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
   /// The system's message for `code`.
@@ -182,7 +176,7 @@ struct ExportWriter {
     do {
       if let warning = try SecureFileWriter.createDirectory(path) {
         Output.warning(
-          "\(warning.path) is accessible by other users (mode \(ExportFiles.octal(warning.mode))); "
+          "\(warning.path) is accessible by other users (mode \(Output.octal(warning.mode))); "
             + "consider chmod 700 \(warning.path)")
       }
     } catch {

@@ -116,7 +116,7 @@ struct ExportKuboCommand: ParsableCommand {
     withExtendedLifetime(lock) {}
 
     var text = "Wrote \(configPath): Identity.PeerID \(expected) and its PrivKey"
-    text += " (mode \(ExportFiles.octal(status.permissions)))\n"
+    text += " (mode \(Output.octal(status.permissions)))\n"
     if hasIdentity { text += "Replaced PeerID \(storedPeerID.isEmpty ? "(none)" : storedPeerID)\n" }
     text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
     Output.standardOutput(text)

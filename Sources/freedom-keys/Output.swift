@@ -3,6 +3,12 @@ import Glibc
 /// Writing to the standard streams without buffering surprises: results to stdout, everything
 /// meant for the person (prompts, warnings, errors) to stderr.
 enum Output {
+  /// A file mode as `chmod` takes it: `0600`.
+  static func octal(_ mode: UInt32) -> String {
+    let digits = String(mode, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
   /// Writes `text` to standard output.
   static func standardOutput(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
 

@@ -153,10 +153,9 @@ enum SecretInput {
 
   private static func warnIfShared(path: String, mode: mode_t) {
     guard mode & 0o044 != 0 else { return }
-    let octal = String(mode & 0o7777, radix: 8)
-    let padded = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
     Output.warning(
-      "\(path) is readable by other users (mode \(padded)); run chmod 600 \(path)")
+      "\(path) is readable by other users (mode \(Output.octal(UInt32(mode & 0o7777)))); "
+        + "run chmod 600 \(path)")
   }
 
   private static func systemError(_ code: Int32 = errno) -> String {
