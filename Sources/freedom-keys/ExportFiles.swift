@@ -154,6 +154,7 @@ enum NodeDirectoryAccess {
       throw CLIError.failure(error.message)
     }
     if let note = node.recoveryNote { Output.warning(note) }
+    for warning in node.takeWarnings() { Output.warning(warning) }
     var succeeded = false
     defer { node.close(keep: succeeded) }
     let result = try body(node)
@@ -172,6 +173,7 @@ enum NodeDirectoryAccess {
       throw CLIError.failure(error.message)
     }
     if let note = node.recoveryNote { Output.warning(note) }
+    for warning in node.takeWarnings() { Output.warning(warning) }
     defer { node.close() }
     return try body(node)
   }

@@ -34,6 +34,11 @@ struct ExportTransactionTests {
       && text(dir + "/localstore/sharky") == "chunks of the old identity"
   }
 
+  /// `chattr -R -i`: what a user does after noticing an immutable file.
+  func clearImmutable(_ path: String) {
+    if let chattr = executable("chattr") { _ = try? runTool(chattr, ["-R", "-i", path]) }
+  }
+
   // MARK: - Reproducer 2: a failed bee --force keeps the old identity's state
 
   @Test func failedBeeReplacementKeepsTheOldState() throws {
@@ -78,8 +83,9 @@ struct ExportTransactionTests {
       ["export", "bee", "--data-dir", dir, "--force", "--scrypt-n", "1024"], other: true)
     // The swap moved the whole old keys/ aside; only deleting the immutable old key failed.
     #expect(run.status == 0)
-    #expect(run.stderr.contains("the new identity is in place, but "))
-    _ = setImmutable(dir + "/.freedom-keys.new/2/swarm.key", false)
+    #expect(run.stderr.contains("belong to no identity in use"), "\(run.stderr)")
+    #expect(tree(dir).contains { $0.hasPrefix(".freedom-keys.trash-") })
+    clearImmutable(dir)
     let verify = try CLI.run(
       ["verify", "--bee-dir", dir, "--password-file", dir + "/password", "--mnemonic-file", "-"],
       stdin: Golden.otherMnemonic + "\n")
@@ -119,8 +125,7 @@ struct ExportTransactionTests {
       try Test.cancel("chattr +i needs root and a file system with attributes")
     }
     let run = try fixture.run(["export", "radicle", "--home", home, "--force"], other: true)
-    _ = setImmutable(home + "/.freedom-keys.new/0/radicle.pub", false)
-    _ = setImmutable(home + "/keys/radicle.pub", false)
+    clearImmutable(home)
     let expected = run.status == 0 ? Golden.otherMnemonic : Golden.mnemonic
     let verify = try CLI.run(
       ["verify", "--radicle-home", home, "--mnemonic-file", "-"], stdin: expected + "\n")

@@ -24,8 +24,14 @@ public final class NodeDirectory {
   public let layout: NodeLayout
   /// Set when `open` finished or undid an interrupted change: a line for the user.
   public private(set) var recoveryNote: String?
-  /// Set when `open` created the directory and it was accessible by others.
-  public private(set) var warnings: [String] = []
+  /// What the user should be told (old files that could not be deleted), not yet taken.
+  private var warnings: [String] = []
+
+  /// The warnings collected since the last call, for the caller to show.
+  public func takeWarnings() -> [String] {
+    defer { warnings = [] }
+    return warnings
+  }
 
   private var lock: NodeDirectoryLock?
   /// The directories `open` created (outermost first), removed again by `close(keep: false)`
@@ -219,9 +225,10 @@ public final class NodeDirectory {
     do throws(NodeFileError) {
       try recover(record, finishing: true)
     } catch {
-      result.warnings.append(
+      warnings.append(
         "the new identity is in place, but \(error.message); the next run on \(path) retries")
     }
+    result.warnings += takeWarnings()
     return result
   }
 
@@ -292,10 +299,32 @@ public final class NodeDirectory {
         : "undid an interrupted change in \(path): the old identity is back in place"
     } else {
       // Without a record nothing in these was ever put in place: they are leftovers.
-      try DirectoryIO.removeTree(full(NodeLayout.stagingName))
-      try DirectoryIO.removeTree(full(NodeLayout.asideName))
+      discard(full(NodeLayout.stagingName))
+      discard(full(NodeLayout.asideName))
+    }
+    for name in try DirectoryIO.names(in: path) where name.hasPrefix(NodeLayout.trashPrefix) {
+      discard(full(name))
     }
     try removeStaleTemporaries()
+  }
+
+  /// Deletes a staging or aside directory once nothing in it is needed. What cannot be deleted
+  /// (an old key made immutable) is renamed out of the way, `.freedom-keys.trash-<hex>`, with a
+  /// warning; later runs try again.
+  private func discard(_ directory: String) {
+    do throws(NodeFileError) {
+      try DirectoryIO.removeTree(directory)
+    } catch {
+      var target = directory
+      if !NodePath.leaf(directory).hasPrefix(NodeLayout.trashPrefix) {
+        target = full(NodeLayout.trashPrefix + DirectoryIO.randomSuffix())
+        if (try? DirectoryIO.rename(directory, target)) == nil { target = directory }
+      }
+      let warning =
+        "\(error.message); the old files left in \(target) belong to no identity in use: "
+        + "the next run retries, or remove them by hand"
+      if !warnings.contains(warning) { warnings.append(warning) }
+    }
   }
 
   /// Whether every replacement of `record` is in place.
@@ -344,8 +373,8 @@ public final class NodeDirectory {
         try DirectoryIO.sync(directory: full(identity))
       }
     }
-    try DirectoryIO.removeTree(aside)
-    try DirectoryIO.removeTree(staging)
+    discard(aside)
+    discard(staging)
     try DirectoryIO.sync(directory: path)
     guard unlink(full(NodeLayout.intentName)) == 0 || errno == ENOENT else {
       throw .system("remove", full(NodeLayout.intentName))
