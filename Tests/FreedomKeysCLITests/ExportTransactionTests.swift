@@ -93,6 +93,28 @@ struct ExportTransactionTests {
     #expect(tree(dir) == ["keys", "keys/swarm.key", "password"])
   }
 
+  @Test func aGivenPasswordThatDiffersFromThePasswordFileIsRefused() throws {
+    let fixture = try ExportFixture()
+    let dir = try Self.beeWithState(fixture)
+    let given = try fixture.file("given", "another password\n")
+    let key = contents(dir + "/keys/swarm.key")
+    // Main re-encrypted the key with the given password: DIR/password no longer opened it.
+    let run = try fixture.run(
+      [
+        "export", "bee", "--data-dir", dir, "--password-file", given, "--force", "--scrypt-n",
+        "1024",
+      ],
+      other: true)
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "freedom-keys: error: \(dir)/password holds another password than the one given, and "
+        + "would not open the new key; nothing was written (remove \(dir)/password, or give "
+        + "--password-file \(dir)/password)\n")
+    #expect(contents(dir + "/keys/swarm.key") == key)
+    #expect(try Self.oldBeeIdentityIsWhole(dir))
+  }
+
   // MARK: - Reproducer 3: a failed radicle --force never leaves a key pair of two identities
 
   @Test func failedRadicleReplacementKeepsThePair() throws {
