@@ -3,14 +3,10 @@ import Testing
 
 @Suite("export ant")
 struct ExportAntTests {
+  /// What iOS writes: sorted members, " : ", no final newline (176 bytes).
   static func identity(_ signingKey: String) -> String {
-    """
-    {
-      "signing_key": "\(signingKey)",
-      "overlay_nonce": "\(String(repeating: "0", count: 64))"
-    }
-
-    """
+    "{\n  \"overlay_nonce\" : \"\(String(repeating: "0", count: 64))\",\n"
+      + "  \"signing_key\" : \"\(signingKey)\"\n}"
   }
 
   @Test func identityFile() throws {
