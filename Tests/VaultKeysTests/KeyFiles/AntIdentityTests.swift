@@ -37,12 +37,16 @@ private func antError(_ json: String) -> AntIdentityError? {
   /// The same bytes as Foundation's own `JSONEncoder` makes with the iOS app's options.
   @Test func sameBytesAsJSONEncoder() throws {
     struct IdentityFile: Encodable {
-      let signing_key: String
-      let overlay_nonce: String
+      let signingKey: String
+      let overlayNonce: String
+      enum CodingKeys: String, CodingKey {
+        case signingKey = "signing_key"
+        case overlayNonce = "overlay_nonce"
+      }
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let encoded = try encoder.encode(IdentityFile(signing_key: keyHex, overlay_nonce: zeros))
+    let encoded = try encoder.encode(IdentityFile(signingKey: keyHex, overlayNonce: zeros))
     let identity = try AntIdentity(signingKey: try key())
     #expect(identity.json.withUnsafeBytes { Array($0) } == Array(encoded))
   }
