@@ -138,13 +138,8 @@ public struct AntdConfig: Sendable {
     guard let first = raw.first, isAlphanumeric(first),
       raw.allSatisfy({ isAlphanumeric($0) || punctuation.contains($0) })
     else { return false }
-    // Anything a YAML 1.1 or 1.2 resolver could read as a number, boolean or null is quoted:
-    // a plain value needs a letter that no such literal contains.
-    let resolverLetters = Array("eEoOxXbBnNyYaAlLsStTrRuUfF".utf8)
-    return raw.contains { byte in
-      ((0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte))
-        && !resolverLetters.contains(byte)
-    }
+    return !resolvesToNonString(
+      String(decoding: raw, as: UTF8.self))
   }
 
   private static func validUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
@@ -340,21 +335,26 @@ public struct AntdConfig: Sendable {
     }
   }
 
-  /// Whether YAML would resolve the plain scalar to a boolean, a number or null (YAML 1.1's
-  /// wider set included), which antd might not accept as the password string.
-  private static func resolvesToNonString(_ word: String) -> Bool {
-    let lowered = word.lowercased()
-    if ["true", "false", "yes", "no", "on", "off", "y", "n", ".inf", "-.inf", "+.inf", ".nan"]
-      .contains(lowered)
-    {
-      return true
+  /// Whether YAML would resolve the plain scalar to a boolean, a number or null — YAML 1.1's
+  /// wider sets included (sexagesimal, `0777`, `1_000`, `yes`/`no`) — which antd might then not
+  /// accept as the password string.
+  public static func resolvesToNonString(_ word: String) -> Bool {
+    let keywords = [
+      "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf",
+      ".nan",
+    ]
+    if keywords.contains(word.lowercased()) { return true }
+    let patterns = [
+      #"[-+]?[0-9][0-9_]*"#,  // decimal, YAML 1.1 underscores
+      #"[-+]?0[0-7_]+|0o[0-7]+"#,  // octal
+      #"[-+]?0x[0-9a-fA-F_]+"#,  // hexadecimal
+      #"[-+]?0b[01_]+"#,  // binary
+      #"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"#,  // sexagesimal
+      #"[-+]?(\.[0-9_]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?"#,  // float
+    ]
+    return patterns.contains { pattern in
+      (try? Regex(pattern).wholeMatch(in: word)) != nil
     }
-    let numeric = word.unicodeScalars.allSatisfy {
-      ("0"..."9").contains($0) || "+-._eExXoObB".unicodeScalars.contains($0)
-        || ("a"..."f").contains($0) || ("A"..."F").contains($0)
-    }
-    return numeric && word.unicodeScalars.contains { ("0"..."9").contains($0) }
-      && (word.first.map { "0123456789+-.".contains($0) } ?? false)
   }
 
   private static func text(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
