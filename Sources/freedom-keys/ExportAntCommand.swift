@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys export ant`: the Swarm key as Ant's `identity.json`.
@@ -34,10 +35,17 @@ struct ExportAntCommand: ParsableCommand {
   func run() throws {
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
-    let expected = profile.swarm.address.checksummed
     let identity = try AntIdentity(signingKey: profile.swarm.privateKey)
 
     try ExportFiles.requireDirectoryOrAbsent(directory)
+    try NodeDirectoryAccess.changing(directory, layout: .ant, create: true) { node in
+      try export(profile: profile, identity: identity, node: node)
+    }
+  }
+
+  /// Reads, checks and writes under the directory's lock.
+  private func export(profile: FreedomProfile, identity: AntIdentity, node: NodeDirectory) throws {
+    let expected = profile.swarm.address.checksummed
     let path = ExportFiles.join(directory, "identity.json")
     let existing = try StoredFile.read(path) { try AntIdentity(json: $0) }
     switch existing {
@@ -57,10 +65,8 @@ struct ExportAntCommand: ParsableCommand {
       guard forced else { throw ExportCommand.refusal(problem) }
     }
 
-    _ = try ExportWriter.apply { writer in
-      try writer.createDirectory(directory)
-      try writer.write(identity.json, to: path, mode: 0o600, replace: existing.isPresent)
-    }
+    _ = try NodeDirectoryAccess.apply(
+      NodeChange(files: [.init("identity.json", SecureBytes(identity.json))]), in: node)
     let overlay = try profile.swarmOverlay()
     var text = "Wrote \(path): Swarm key \(expected), overlay nonce 0 (mode 0600)\n"
     text += "Overlay on mainnet: \(overlay.hex)\n"
