@@ -41,7 +41,7 @@ struct ExportRadicleCommand: ParsableCommand {
     }
     self.directory = directory
     alias = arguments.value(Self.alias)
-    if let alias, let problem = ExportRadicleConfig.aliasProblem(alias) {
+    if let alias, let problem = RadicleConfig.aliasProblem(alias) {
       throw arguments.usage("invalid --alias: \(problem)")
     }
     forced = arguments.flag(Self.force)
@@ -80,18 +80,18 @@ struct ExportRadicleCommand: ParsableCommand {
     var newConfig: (bytes: [UInt8], mode: UInt32, exists: Bool)?
     if let alias {
       if let bytes = try ExportFiles.read(configPath) {
-        let config: ExportRadicleConfig
+        let config: RadicleConfig
         do {
-          config = try ExportRadicleConfig(json: bytes.withUnsafeBytes { Array($0) })
+          config = try RadicleConfig(json: bytes.withUnsafeBytes { Array($0) })
         } catch {
           throw CLIError.failure("cannot set the alias in \(configPath): \(error)")
         }
         if config.alias != alias {
           let mode = try ExportFiles.status(configPath)?.permissions ?? 0o644
-          newConfig = (config.settingAlias(alias), mode, true)
+          newConfig = (try config.settingAlias(alias), mode, true)
         }
       } else {
-        newConfig = (ExportRadicleConfig.new(alias: alias), 0o644, false)
+        newConfig = (try RadicleConfig.new(alias: alias), 0o644, false)
       }
     }
 
