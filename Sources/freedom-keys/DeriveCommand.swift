@@ -19,7 +19,7 @@ struct DeriveCommand: ParsableCommand {
   static let curve = Option.value(
     "curve", "curve", help: "secp256k1 (BIP-32, default), ed25519 (SLIP-10).")
   static let vaultMeta = Option.value(
-    "vault-meta", "path", help: "Also list the wallets in desktop's vault-meta.json.")
+    "vault-meta", "path", help: "Also list desktop's vault-meta.json wallets.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(

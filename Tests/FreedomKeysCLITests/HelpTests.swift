@@ -41,7 +41,7 @@ struct HelpTests {
       --overlay-nonce <hex>         Swarm overlay nonce: 64 hex digits (default 0).
       --path <path>                 Print only the key at <path> (m/44'/60'/0'/0/0).
       --curve <curve>               secp256k1 (BIP-32, default), ed25519 (SLIP-10).
-      --vault-meta <path>           Also list the wallets in desktop's vault-meta.json.
+      --vault-meta <path>           Also list desktop's vault-meta.json wallets.
       -h, --help                    Show help information.
 
     The mnemonic is never read from the command line: without --mnemonic-file or
