@@ -68,8 +68,10 @@ import multicodec
 import nacl.signing
 from bip_utils import Bip32Slip10Ed25519, Bip32Slip10Secp256k1, EthAddrEncoder
 from Crypto.Hash import keccak
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519 as crypto_ed25519
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from eth_keyfile import decode_keyfile_json
 from libp2p.crypto.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from libp2p.crypto.keys import KeyType, PrivateKey
@@ -466,8 +468,8 @@ def compare_derive(case: Case, output: dict, result: Result) -> dict[str, object
     return expected
 
 
-def check_case(job: tuple[str, int, int, bool, str]) -> Result:
-    binary, seed, number, with_exports, failures = job
+def check_case(job: tuple[str, int, int, bool, str, tuple[str, ...]]) -> Result:
+    binary, seed, number, with_exports, failures, commands = job
     case = make_case(seed, number)
     result = Result(number, case.label)
     with tempfile.TemporaryDirectory(prefix=f"parity-{number}-") as scratch:
@@ -496,6 +498,15 @@ def check_case(job: tuple[str, int, int, bool, str]) -> Result:
             try:
                 check_exports(
                     binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result
+                )
+                check_desktop_exports(
+                    binary,
+                    case,
+                    scratch_dir,
+                    secret_args(mnemonic_file, passphrase_file),
+                    expected,
+                    result,
+                    set(commands),
                 )
             except Exception as error:  # noqa: BLE001 - a missing or unreadable file is a finding
                 result.mismatches.append(
@@ -716,6 +727,368 @@ def exports_available(binary: str) -> bool:
     may print the top-level help with status 0)."""
     done = run(binary, ["export", "--help"])
     return done.returncode == 0 and b"freedom-keys export" in done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Today's Freedom: antd's data directory, a desktop installation, Ant's identity.json as iOS
+# writes it (issue 10). Each check runs only when the binary has the command it checks.
+
+# The commands these checks need, and what a binary without them skips.
+DESKTOP_COMMANDS = ("antd", "freedom")
+VAULT_ITERATIONS = 900_000  # browser-passworder 6's PBKDF2 iterations, as desktop writes them
+DESKTOP_RADICLE_ALIAS = "FreedomBrowser"
+# Desktop's ant-manager reads the keystore password from config.yaml this way.
+CONFIG_PASSWORD = re.compile(r"^password:\s*(.+)$", re.MULTILINE)
+ISO_MILLISECONDS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+def export_commands(binary: str) -> set[str]:
+    """The `export` subcommands among DESKTOP_COMMANDS that the binary has (its own help)."""
+    found = set()
+    for name in DESKTOP_COMMANDS:
+        done = run(binary, ["export", name, "--help"])
+        usage = re.search(rb"USAGE: freedom-keys export " + name.encode() + rb"\b", done.stdout)
+        if done.returncode == 0 and usage:
+            found.add(name)
+    return found
+
+
+def ios_identity_json(signing_key: bytes) -> bytes:
+    """What iOS's SwarmNode writes (JSONEncoder, .prettyPrinted + .sortedKeys): two-space
+    indent, " : " between key and value, no final newline."""
+    return (
+        b'{\n  "overlay_nonce" : "'
+        + OVERLAY_NONCE.hex().encode()
+        + b'",\n  "signing_key" : "'
+        + signing_key.hex().encode()
+        + b'"\n}'
+    )
+
+
+def desktop_config_yaml(data_dir: str, password: str, light: bool) -> bytes:
+    """A config.yaml in the layout desktop Freedom's ant-manager writes on every start."""
+    rpc = '"https://rpc.gnosischain.com"' if light else '""'
+    return (
+        "# Ant node configuration (bee-compatible keys)\n"
+        "api-addr: 127.0.0.1:1633\n"
+        "p2p-addr: :1634\n"
+        f"swap-enable: {'true' if light else 'false'}\n"
+        "mainnet: true\n"
+        "full-node: false\n"
+        f"blockchain-rpc-endpoint: {rpc}\n"
+        "skip-postage-snapshot: true\n"
+        'resolver-options: "https://ethereum.publicnode.com"\n'
+        "storage-incentives-enable: false\n"
+        f"data-dir: {data_dir}\n"
+        f"password: {password}\n"
+    ).encode()
+
+
+def desktop_password(config: bytes) -> str | None:
+    """The keystore password as desktop's ant-manager reads config.yaml (None: no line)."""
+    found = CONFIG_PASSWORD.search(config.decode("utf-8", "replace"))
+    return found.group(1).strip() if found else None
+
+
+def browser_passworder_decrypt(password: bytes, encrypted: str) -> tuple[bytes, list[str]]:
+    """@metamask/browser-passworder's decrypt, written from its format: `encrypted` is compact
+    JSON {data, iv, keyMetadata, salt}; key = PBKDF2-HMAC-SHA256(password, salt, iterations,
+    32 bytes); data = AES-256-GCM ciphertext || 16-byte tag under iv, no associated data.
+    Returns the plaintext and the ways the payload differs from what version 6 writes."""
+    payload = json.loads(encrypted)
+    problems = []
+    if list(payload) != ["data", "iv", "keyMetadata", "salt"]:
+        problems.append(f"members {list(payload)}, not data, iv, keyMetadata, salt")
+    if json.dumps(payload, separators=(",", ":"), ensure_ascii=False) != encrypted:
+        problems.append("not compact JSON (JSON.stringify)")
+    metadata = payload.get("keyMetadata")
+    if metadata != {"algorithm": "PBKDF2", "params": {"iterations": VAULT_ITERATIONS}}:
+        problems.append(f"keyMetadata {metadata}")
+    fields = {}
+    for name, size in (("salt", 32), ("iv", 16), ("data", None)):
+        text = payload[name]
+        raw = base64.b64decode(text, validate=True)
+        if base64.b64encode(raw).decode() != text:
+            problems.append(f"{name} is not padded standard base64")
+        if size is not None and len(raw) != size:
+            problems.append(f"{name} has {len(raw)} bytes, not {size}")
+        fields[name] = raw
+    iterations = (metadata or {}).get("params", {}).get("iterations", 10_000)
+    key = PBKDF2HMAC(
+        algorithm=hashes.SHA256(), length=32, salt=fields["salt"], iterations=iterations
+    ).derive(password)
+    return AESGCM(key).decrypt(fields["iv"], fields["data"], None), problems
+
+
+def english_twin(case: Case) -> Case:
+    """The case's entropy as a plain English phrase without passphrase: desktop Freedom reads
+    only English phrases and uses no passphrase, so `export freedom` is checked with this."""
+    entropy = WORDLISTS[case.language].to_entropy(case.words)
+    words = WORDLISTS["english"].to_mnemonic(bytes(entropy)).split(" ")
+    return Case(
+        case.number,
+        "english",
+        words,
+        " ".join(words) + "\n",
+        [],
+        None,
+        None,
+        "none",
+        case.password,
+        case.bee_password_file,
+    )
+
+
+def check_desktop_exports(
+    binary: str,
+    case: Case,
+    scratch: pathlib.Path,
+    secrets: list[str],
+    expected: dict[str, object],
+    result: Result,
+    commands: set[str],
+) -> None:
+    rng = random.Random(f"freedom-keys parity desktop {case.number} {case.mnemonic_text}")
+
+    def check(name: str, want: object, got: object) -> None:
+        if want != got:
+            result.mismatches.append((name, str(want), str(got)))
+
+    def export(what: str, args: list[str], with_secrets: list[str]) -> subprocess.CompletedProcess:
+        return run(binary, ["export", what, *args, *with_secrets])
+
+    def exported(name: str, done: subprocess.CompletedProcess) -> bool:
+        if done.returncode != 0:
+            got = f"exit {done.returncode}: {first_line(done.stderr)}"
+            result.mismatches.append((name, "exit 0", got))
+        return done.returncode == 0
+
+    def swarm_key(name: str, data_dir: pathlib.Path, want: dict[str, object]) -> None:
+        """eth-keyfile decrypts keys/swarm.key with the password config.yaml holds."""
+        try:
+            password = desktop_password((data_dir / "config.yaml").read_bytes())
+            if password is None:
+                raise ValueError("config.yaml has no password: line")
+            keyfile = json.loads((data_dir / "keys/swarm.key").read_bytes())
+            secret = decode_keyfile_json(keyfile, password.encode("utf-8"))
+            check(f"{name} keys/swarm.key key", want["swarm.privateKey"], secret.hex())
+            check(
+                f"{name} keys/swarm.key address",
+                str(want["swarm.address"])[2:].lower(),
+                str(keyfile.get("address")).lower().removeprefix("0x"),
+            )
+        except Exception as error:  # noqa: BLE001 - any rejection is the finding
+            result.mismatches.append(
+                (
+                    f"{name} keys/swarm.key (eth-keyfile, config.yaml's password)",
+                    "decrypts",
+                    f"{type(error).__name__}: {error}",
+                )
+            )
+
+    # Ant: identity.json byte for byte as iOS writes it.
+    if "antd" in commands:
+        ant = scratch / "ant-ios"
+        if exported("export ant", export("ant", ["--data-dir", str(ant)], secrets)):
+            want = ios_identity_json(bytes.fromhex(str(expected["swarm.privateKey"])))
+            got = (ant / "identity.json").read_bytes() if (ant / "identity.json").exists() else b""
+            check(
+                "ant identity.json bytes (iOS layout, 176 bytes)",
+                want.decode(),
+                got.decode("utf-8", "replace"),
+            )
+
+    # antd: three ways a data directory meets the export.
+    if "antd" in commands:
+        kind = ["new", "desktop", "password-file"][case.number % 3]
+        data_dir = scratch / f"antd-{kind}"
+        args = ["--data-dir", str(data_dir)]
+        before: bytes | None = None
+        moved: dict[str, bytes] = {}
+        password_file_text = None
+        if kind == "desktop":
+            # Desktop's own config.yaml (its password: 64 hex digits) and antd's self-made
+            # identity, which the export moves aside.
+            data_dir.mkdir(mode=0o700)
+            before = desktop_config_yaml(str(data_dir), rng.randbytes(32).hex(), rng.random() < 0.5)
+            write_private(data_dir / "config.yaml", before)
+            moved = {
+                "identity.json": ios_identity_json(rng.randbytes(32)),
+                "signing.key": rng.randbytes(32),
+            }
+            for name, data in moved.items():
+                write_private(data_dir / name, data)
+        elif kind == "password-file":
+            password_file_text = case.password + rng.choice(["", "\n", "\r\n"])
+            password_file = scratch / "antd-password"
+            write_private(password_file, password_file_text.encode())
+            args += ["--password-file", str(password_file)]
+        done = export("antd", args, secrets)
+        # A password that desktop's reading of config.yaml would change (outer spaces) may be
+        # refused; any other must be written.
+        tricky = password_file_text is not None and case.password != case.password.strip()
+        if not (tricky and done.returncode != 0) and exported(f"export antd ({kind})", done):
+            swarm_key(f"antd ({kind})", data_dir, expected)
+            config = (data_dir / "config.yaml").read_bytes()
+            if kind == "new":
+                check(
+                    "antd (new) config.yaml",
+                    True,
+                    re.fullmatch(rb"password: [0-9a-f]{64}\n", config) is not None,
+                )
+            elif kind == "desktop":
+                check("antd (desktop) config.yaml kept byte for byte", before, config)
+                for name, data in moved.items():
+                    check(
+                        f"antd (desktop) {name} moved out of the data directory",
+                        False,
+                        (data_dir / name).exists(),
+                    )
+                    kept = sorted(data_dir.glob(f"old-identity-*/{name}"))
+                    check(
+                        f"antd (desktop) {name} kept in old-identity-*/",
+                        [data],
+                        [p.read_bytes() for p in kept],
+                    )
+            else:
+                check(
+                    "antd (password-file) config.yaml password",
+                    case.password,
+                    desktop_password(config),
+                )
+
+    if "freedom" not in commands:
+        return
+    # Desktop reads English phrases only and has no passphrase. An English case without one is
+    # exported as it is; any other must be refused (desktop could not open the vault, or would
+    # derive other keys from it than the ones written beside it), and its entropy is exported
+    # again as a plain English phrase.
+    if case.language == "english" and not case.passphrase:
+        twin, twin_secrets = case, secrets
+    else:
+        refused = scratch / "freedom-refused"
+        vault_password_file = scratch / "vault-password"
+        write_private(vault_password_file, case.password.encode())
+        args = ["--user-data", str(refused), "--vault-password-file", str(vault_password_file)]
+        done = export("freedom", args, secrets)
+        why = "a passphrase" if case.passphrase else f"a {case.language} phrase"
+        written = (
+            sorted(str(p.relative_to(refused)) for p in refused.rglob("*"))
+            if refused.exists()
+            else []
+        )
+        if done.returncode == 0 or written:
+            result.mismatches.append(
+                (
+                    f"export freedom with {why} (desktop cannot use it)",
+                    "refused, nothing written",
+                    f"exit {done.returncode}, wrote {written}",
+                )
+            )
+        twin = english_twin(case)
+        twin_file = scratch / "english.txt"
+        write_private(twin_file, twin.mnemonic_text.encode())
+        twin_secrets = ["--mnemonic-file", str(twin_file)]
+    twin_seed = Mnemonic.to_seed(" ".join(twin.words), "")
+    want = reference(twin_seed)
+    vault_password = case.password
+    vault_password_file = scratch / "vault-password"
+    write_private(vault_password_file, (vault_password + rng.choice(["", "\n"])).encode())
+    user_data = scratch / "freedom-user-data"
+    args = ["--user-data", str(user_data), "--vault-password-file", str(vault_password_file)]
+    if exported("export freedom", export("freedom", args, twin_secrets)):
+        swarm_key("freedom ant-data", user_data / "ant-data", want)
+        try:
+            vault_bytes = (user_data / "identity/identity-vault.json").read_bytes()
+            vault = json.loads(vault_bytes)
+            check("freedom vault members", ["version", "encrypted", "createdAt"], list(vault))
+            check(
+                "freedom vault layout (JSON.stringify(v, null, 2))",
+                json.dumps(vault, indent=2, ensure_ascii=False),
+                vault_bytes.decode(),
+            )
+            check("freedom vault version", 1, vault.get("version"))
+            check(
+                "freedom vault createdAt",
+                True,
+                bool(ISO_MILLISECONDS.match(str(vault.get("createdAt")))),
+            )
+            plaintext, problems = browser_passworder_decrypt(
+                vault_password.encode(), vault["encrypted"]
+            )
+            check("freedom vault encrypted (browser-passworder 6)", [], problems)
+            check(
+                "freedom vault plaintext (browser-passworder decrypt)",
+                json.dumps({"mnemonic": " ".join(twin.words)}, separators=(",", ":")),
+                plaintext.decode("utf-8", "replace"),
+            )
+        except Exception as error:  # noqa: BLE001
+            result.mismatches.append(
+                (
+                    "freedom identity-vault.json (browser-passworder)",
+                    "decrypts",
+                    f"{type(error).__name__}: {error}",
+                )
+            )
+        try:
+            meta_bytes = (user_data / "identity/vault-meta.json").read_bytes()
+            meta = json.loads(meta_bytes)
+            check(
+                "freedom vault-meta layout (JSON.stringify(m, null, 2))",
+                json.dumps(meta, indent=2, ensure_ascii=False),
+                meta_bytes.decode(),
+            )
+            check(
+                "freedom vault-meta members",
+                ["userKnowsPassword", "createdAt", "addresses"],
+                list(meta)[:3],
+            )
+            check("freedom vault-meta userKnowsPassword", True, meta.get("userKnowsPassword"))
+            check(
+                "freedom vault-meta createdAt",
+                True,
+                bool(ISO_MILLISECONDS.match(str(meta.get("createdAt")))),
+            )
+            check(
+                "freedom vault-meta addresses",
+                {"userWallet": want["wallet.address"], "beeWallet": want["swarm.address"]},
+                meta.get("addresses"),
+            )
+            secp256k1 = Bip32Slip10Secp256k1.FromSeed(twin_seed)
+            for wallet in meta.get("derivedWallets", []):
+                if wallet.get("type") == "mnemonic":
+                    node = secp256k1.DerivePath(f"m/44'/60'/{wallet['index']}'/0/0")
+                    check(
+                        f"freedom vault-meta derivedWallets[{wallet['index']}].address",
+                        EthAddrEncoder.EncodeKey(node.PublicKey().KeyObject()),
+                        wallet.get("address"),
+                    )
+        except Exception as error:  # noqa: BLE001
+            result.mismatches.append(
+                ("freedom vault-meta.json", "readable", f"{type(error).__name__}: {error}")
+            )
+        home = user_data / "radicle-data"
+        try:
+            public = (home / "keys/radicle.pub").read_text().split()
+            check("freedom radicle.pub", want["radicle.sshPublicKey"], " ".join(public[:2]))
+            key = serialization.load_ssh_private_key(
+                (home / "keys/radicle").read_bytes(), password=None
+            )
+            if not isinstance(key, crypto_ed25519.Ed25519PrivateKey):
+                raise ValueError(f"not an Ed25519 key: {type(key).__name__}")
+            check(
+                "freedom keys/radicle (cryptography) key",
+                want["radicle.privateKey"],
+                key.private_bytes_raw().hex(),
+            )
+            node = json.loads((home / "config.json").read_bytes())["node"]
+            check(
+                "freedom radicle config.json node.alias", DESKTOP_RADICLE_ALIAS, node.get("alias")
+            )
+        except Exception as error:  # noqa: BLE001
+            result.mismatches.append(
+                ("freedom Radicle home", "readable", f"{type(error).__name__}: {error}")
+            )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1146,8 +1519,16 @@ def main() -> int:
         flush=True,
     )
 
+    commands = tuple(sorted(export_commands(options.binary))) if with_exports else ()
+    for name, checks in (
+        ("antd", "antd's data directory, Ant's identity.json in iOS's layout"),
+        ("freedom", "a desktop installation: ant-data, the vault, vault-meta.json, Radicle"),
+    ):
+        if with_exports and name not in commands:
+            print(f"parity: skipped: binary has no `export {name}` ({checks})", flush=True)
     jobs = [
-        (options.binary, seed, n, with_exports and n in sampled, str(failures)) for n in numbers
+        (options.binary, seed, n, with_exports and n in sampled, str(failures), commands)
+        for n in numbers
     ]
     mismatches = 0 if with_exports else 1
     failed_cases: list[int] = []
