@@ -769,6 +769,11 @@ def export_commands(binary: str) -> set[str]:
     return found
 
 
+def one_line(value: object) -> str:
+    text = str(value)
+    return repr(value) if isinstance(value, (bytes, str)) and "\n" in text else text
+
+
 def ios_identity_json(signing_key: bytes) -> bytes:
     """What iOS's SwarmNode writes (JSONEncoder, .prettyPrinted + .sortedKeys): two-space
     indent, " : " between key and value, no final newline."""
@@ -867,8 +872,9 @@ def check_desktop_exports(
     rng = random.Random(f"freedom-keys parity desktop {case.number} {case.mnemonic_text}")
 
     def check(name: str, want: object, got: object) -> None:
+        """File contents are compared as bytes and printed on one line (Python's repr)."""
         if want != got:
-            result.mismatches.append((name, str(want), str(got)))
+            result.mismatches.append((name, one_line(want), one_line(got)))
 
     def export(what: str, args: list[str], with_secrets: list[str]) -> subprocess.CompletedProcess:
         return run(binary, ["export", what, *args, *with_secrets])
@@ -910,8 +916,8 @@ def check_desktop_exports(
             got = (ant / "identity.json").read_bytes() if (ant / "identity.json").exists() else b""
             check(
                 "ant identity.json bytes (iOS layout, 176 bytes)",
-                want.decode(),
-                got.decode("utf-8", "replace"),
+                want,
+                got,
             )
 
     # antd: three ways a data directory meets the export.
