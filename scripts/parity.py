@@ -82,6 +82,7 @@ import cid
 import multibase
 import multicodec
 import nacl.signing
+import yaml
 from bip_utils import Bip32Slip10Ed25519, Bip32Slip10Secp256k1, EthAddrEncoder
 from Crypto.Hash import keccak
 from cryptography.hazmat.primitives import hashes, serialization
@@ -749,6 +750,8 @@ def exports_available(binary: str) -> bool:
 # Today's Freedom: antd's data directory, a desktop installation, Ant's identity.json as iOS
 # writes it (issue 10). Each check runs only when the binary has the command it checks.
 
+Mismatch = tuple[str, str, str]  # check, expected, got
+
 # The commands these checks need, and what a binary without them skips.
 DESKTOP_COMMANDS = ("antd", "freedom")
 VAULT_ITERATIONS = 900_000  # browser-passworder 6's PBKDF2 iterations, as desktop writes them
@@ -806,9 +809,39 @@ def desktop_config_yaml(data_dir: str, password: str, light: bool) -> bytes:
 
 
 def desktop_password(config: bytes) -> str | None:
-    """The keystore password as desktop's ant-manager reads config.yaml (None: no line)."""
+    """The password line's value as desktop's ant-manager reads config.yaml (None: no line);
+    it writes the line back as `password: <that value>` on every start."""
     found = CONFIG_PASSWORD.search(config.decode("utf-8", "replace"))
     return found.group(1).strip() if found else None
+
+
+def antd_password(config: bytes) -> str:
+    """The password antd decrypts keys/swarm.key with: config.yaml read as YAML (PyYAML here;
+    antd uses serde_yaml), whose `password` must be a string."""
+    value = yaml.safe_load(config.decode("utf-8")).get("password")
+    if not isinstance(value, str):
+        raise ValueError(f"config.yaml's password reads as YAML {type(value).__name__}, not text")
+    return value
+
+
+def check_config_password(config: bytes) -> list[Mismatch]:
+    """Desktop keeps config.yaml's password line as it finds it: the line it would write back
+    from its own reading must be the line there, so antd keeps reading the same password."""
+    value = desktop_password(config)
+    lines = [
+        line
+        for line in config.decode("utf-8", "replace").split("\n")
+        if line.startswith("password:")
+    ]
+    if value is None or lines != [f"password: {value}"]:
+        return [
+            (
+                "config.yaml password line (desktop's rewrite keeps it)",
+                f"password: {value}",
+                str(lines),
+            )
+        ]
+    return []
 
 
 def browser_passworder_decrypt(password: bytes, encrypted: str) -> tuple[bytes, list[str]]:
@@ -885,12 +918,15 @@ def check_desktop_exports(
             result.mismatches.append((name, "exit 0", got))
         return done.returncode == 0
 
-    def swarm_key(name: str, data_dir: pathlib.Path, want: dict[str, object]) -> None:
-        """eth-keyfile decrypts keys/swarm.key with the password config.yaml holds."""
+    def swarm_key(name: str, data_dir: pathlib.Path, want: dict[str, object]) -> str | None:
+        """eth-keyfile decrypts keys/swarm.key with the password antd reads from config.yaml
+        (returned), and desktop's rewrite of config.yaml keeps that password."""
         try:
-            password = desktop_password((data_dir / "config.yaml").read_bytes())
-            if password is None:
-                raise ValueError("config.yaml has no password: line")
+            config = (data_dir / "config.yaml").read_bytes()
+            result.mismatches.extend(
+                (f"{name} {n}", w, g) for n, w, g in check_config_password(config)
+            )
+            password = antd_password(config)
             keyfile = json.loads((data_dir / "keys/swarm.key").read_bytes())
             secret = decode_keyfile_json(keyfile, password.encode("utf-8"))
             check(f"{name} keys/swarm.key key", want["swarm.privateKey"], secret.hex())
@@ -899,6 +935,7 @@ def check_desktop_exports(
                 str(want["swarm.address"])[2:].lower(),
                 str(keyfile.get("address")).lower().removeprefix("0x"),
             )
+            return password
         except Exception as error:  # noqa: BLE001 - any rejection is the finding
             result.mismatches.append(
                 (
@@ -907,6 +944,7 @@ def check_desktop_exports(
                     f"{type(error).__name__}: {error}",
                 )
             )
+            return None
 
     # Ant: identity.json byte for byte as iOS writes it.
     if "antd" in commands:
@@ -927,7 +965,6 @@ def check_desktop_exports(
         args = ["--data-dir", str(data_dir)]
         before: bytes | None = None
         moved: dict[str, bytes] = {}
-        password_file_text = None
         if kind == "desktop":
             # Desktop's own config.yaml (its password: 64 hex digits) and antd's self-made
             # identity, which the export moves aside.
@@ -945,12 +982,8 @@ def check_desktop_exports(
             password_file = scratch / "antd-password"
             write_private(password_file, password_file_text.encode())
             args += ["--password-file", str(password_file)]
-        done = export("antd", args, secrets)
-        # A password that desktop's reading of config.yaml would change (outer spaces) may be
-        # refused; any other must be written.
-        tricky = password_file_text is not None and case.password != case.password.strip()
-        if not (tricky and done.returncode != 0) and exported(f"export antd ({kind})", done):
-            swarm_key(f"antd ({kind})", data_dir, expected)
+        if exported(f"export antd ({kind})", export("antd", args, secrets)):
+            password = swarm_key(f"antd ({kind})", data_dir, expected)
             config = (data_dir / "config.yaml").read_bytes()
             if kind == "new":
                 check(
@@ -973,11 +1006,8 @@ def check_desktop_exports(
                         [p.read_bytes() for p in kept],
                     )
             else:
-                check(
-                    "antd (password-file) config.yaml password",
-                    case.password,
-                    desktop_password(config),
-                )
+                # antd trims trailing CR/LF from a password file.
+                check("antd (password-file) config.yaml password (YAML)", case.password, password)
 
     if "freedom" not in commands:
         return
@@ -1126,8 +1156,6 @@ KUBO_NODE_ID = "kubo GetNodeID"
 KUBO_RIGHT_PEER = "kubo handshake to /ip4/127.0.0.1/tcp/PORT/p2p/<derived PeerID>"
 KUBO_OTHER_PEER = "kubo handshake to /ip4/127.0.0.1/tcp/PORT/p2p/<another PeerID>"
 KUBO_REMOTE_KEY = "kubo handshake: the PeerID of the remote key"
-
-Mismatch = tuple[str, str, str]
 
 
 def kubo_unavailable() -> str | None:
