@@ -5,6 +5,7 @@ let package = Package(
   name: "freedom-keys",
   products: [
     .library(name: "VaultKeys", targets: ["VaultKeys"]),
+    .library(name: "NodeFiles", targets: ["NodeFiles"]),
     .executable(name: "freedom-keys", targets: ["freedom-keys"]),
   ],
   targets: [
@@ -28,12 +29,14 @@ let package = Package(
         .embedInCode("Wordlists/czech.txt"),
         .embedInCode("Wordlists/portuguese.txt"),
       ]),
-    .executableTarget(name: "freedom-keys", dependencies: ["VaultKeys"]),
+    .target(name: "NodeFiles", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .executableTarget(name: "freedom-keys", dependencies: ["NodeFiles", "VaultKeys"]),
     .executableTarget(
-      name: "freedom-keys-bench", dependencies: ["VaultKeys", "CryptoPrimitives"],
+      name: "freedom-keys-bench", dependencies: ["NodeFiles", "VaultKeys", "CryptoPrimitives"],
       path: "Benchmarks/freedom-keys-bench"),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
     .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),
     .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
     .testTarget(
       name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],

@@ -9,6 +9,7 @@
 
 import CryptoPrimitives
 import Foundation
+import NodeFiles
 import VaultKeys
 
 struct CaseResult: Encodable {

@@ -39,20 +39,23 @@ public struct DesktopVault: Sendable {
     guard json.count <= Self.maxByteCount else {
       throw .notAVault(reason: "the file is larger than 1 MiB")
     }
-    let envelope = try Self.decode(Envelope.self, from: json, field: nil)
-    guard let version = envelope.version else { throw .notAVault(reason: "missing 'version'") }
+    let envelope = try Fields(json, field: nil)
+    guard let version = try envelope.integer("version") else {
+      throw .notAVault(reason: "missing 'version'")
+    }
     guard version == Self.supportedVersion else { throw .unsupportedVersion(version) }
-    guard let encrypted = envelope.encrypted else {
+    guard let encrypted = try envelope.string("encrypted") else {
       throw .notAVault(reason: "missing 'encrypted'")
     }
-    let payload = try Self.decode(Payload.self, from: Array(encrypted.utf8), field: "encrypted")
+    let createdAt = try envelope.string("createdAt")
+    let payload = try Fields(Array(encrypted.utf8), field: "encrypted")
 
-    if let metadata = payload.keyMetadata {
-      guard let algorithm = metadata.algorithm else {
+    if let metadata = try payload.object("keyMetadata") {
+      guard let algorithm = try metadata.string("algorithm") else {
         throw .notAVault(reason: "missing 'encrypted.keyMetadata.algorithm'")
       }
       guard algorithm == "PBKDF2" else { throw .unsupportedAlgorithm(Self.printable(algorithm)) }
-      guard let count = metadata.params?.iterations else {
+      guard let count = try metadata.object("params")?.integer("iterations") else {
         throw .notAVault(reason: "missing 'encrypted.keyMetadata.params.iterations'")
       }
       iterations = count
@@ -63,9 +66,9 @@ public struct DesktopVault: Sendable {
       throw .unsupportedIterations(iterations)
     }
 
-    let salt = try Self.base64(payload.salt, "salt")
-    let iv = try Self.base64(payload.iv, "iv")
-    let data = try Self.base64(payload.data, "data")
+    let salt = try Self.base64(try payload.string("salt"), "salt")
+    let iv = try Self.base64(try payload.string("iv"), "iv")
+    let data = try Self.base64(try payload.string("data"), "data")
     guard !salt.isEmpty else { throw .notAVault(reason: "'encrypted.salt' is empty") }
     guard iv.count == Self.ivByteCount else {
       throw .notAVault(reason: "'encrypted.iv' must be \(Self.ivByteCount) bytes, got \(iv.count)")
@@ -77,7 +80,7 @@ public struct DesktopVault: Sendable {
     }
 
     self.version = version
-    self.createdAt = envelope.createdAt
+    self.createdAt = createdAt
     self.salt = salt
     self.iv = iv
     self.ciphertext = Array(data.dropLast(tagCount))
@@ -104,69 +107,74 @@ public struct DesktopVault: Sendable {
 
   // MARK: - The JSON around the ciphertext (nothing secret)
 
-  private struct Envelope: Decodable {
-    let version: Int?
-    let encrypted: String?
-    let createdAt: String?
-  }
+  /// One JSON object of the vault (the file, `encrypted`, or an object inside it) read with the
+  /// package's strict reader; a member that is absent or `null` reads as nil, as browser-passworder
+  /// treats it.
+  private struct Fields {
+    let bytes: [UInt8]
+    let node: JSONNode
+    /// The dotted path of this object for messages (`encrypted.keyMetadata`); nil for the file.
+    let path: String?
 
-  private struct Payload: Decodable {
-    let data: String?
-    let iv: String?
-    let salt: String?
-    let keyMetadata: KeyMetadata?
-  }
-
-  private struct KeyMetadata: Decodable {
-    struct Params: Decodable { let iterations: Int? }
-    let algorithm: String?
-    let params: Params?
-  }
-
-  /// Decodes `T`, turning decoder failures into a reason that names the field (`field` prefixes
-  /// the path when decoding the inner JSON).
-  private static func decode<T: Decodable>(_: T.Type, from bytes: [UInt8], field: String?)
-    throws(DesktopVaultError) -> T
-  {
-    let data = Data(bytes)
-    do {
-      return try JSONDecoder().decode(T.self, from: data)
-    } catch DecodingError.dataCorrupted(let context)
-      where context.codingPath.isEmpty
-      && (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
-    {
-      // Foundation reports a fractional or huge integer as invalid JSON, without its path.
-      throw .notAVault(
-        reason:
-          "\(field.map { "'\($0)'" } ?? "the content") holds a number that is not a whole number in range"
-      )
-    } catch let error as DecodingError {
-      throw .notAVault(reason: reason(error, field: field))
-    } catch {
-      throw .notAVault(reason: field.map { "'\($0)' is not valid JSON" } ?? "not valid JSON")
+    init(_ bytes: [UInt8], field: String?) throws(DesktopVaultError) {
+      let whole = field.map { "'\($0)'" } ?? "the content"
+      let parsed: Result<JSONNode, JSONSyntaxError> = bytes.withUnsafeBytes { raw in
+        do throws(JSONSyntaxError) {
+          return .success(try JSONText.parse(raw))
+        } catch {
+          return .failure(error)
+        }
+      }
+      switch parsed {
+      case .success(let node):
+        guard node.isObject else { throw .notAVault(reason: "\(whole) is not a JSON object") }
+        self.init(bytes: bytes, node: node, path: field)
+      case .failure(let error):
+        let subject = field.map { "'\($0)' is not" } ?? "not"
+        throw .notAVault(reason: "\(subject) valid JSON (\(error))")
+      }
     }
-  }
 
-  private static func reason(_ error: DecodingError, field: String?) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-      ([field].compactMap { $0 } + keys.map(\.stringValue)).joined(separator: ".")
+    private init(bytes: [UInt8], node: JSONNode, path: String?) {
+      self.bytes = bytes
+      self.node = node
+      self.path = path
     }
-    let whole = field.map { "'\($0)'" } ?? "the content"
-    switch error {
-    case .dataCorrupted(let context) where context.codingPath.isEmpty:
-      return field.map { "'\($0)' is not valid JSON" } ?? "not valid JSON"
-    case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-      return "\(whole) is not a JSON object"
-    case .typeMismatch(_, let context):
-      return "'\(path(context.codingPath))' has the wrong type"
-    case .valueNotFound(_, let context):
-      return "'\(path(context.codingPath))' is null"
-    case .keyNotFound(let key, let context):
-      return "missing '\(path(context.codingPath + [key]))'"
-    case .dataCorrupted(let context):
-      return "'\(path(context.codingPath))' has an invalid value"
-    @unknown default:
-      return "\(whole) has an unexpected shape"
+
+    private func name(_ key: String) -> String { path.map { "\($0).\(key)" } ?? key }
+
+    /// The member `key` unless it is absent or null.
+    private func value(_ key: String) -> JSONNode? {
+      guard let member = node.member(exactly: key) else { return nil }
+      if case .null = member.value.kind { return nil }
+      return member.value
+    }
+
+    private func wrongType(_ key: String) -> DesktopVaultError {
+      .notAVault(reason: "'\(name(key))' has the wrong type")
+    }
+
+    func string(_ key: String) throws(DesktopVaultError) -> String? {
+      guard let value = value(key) else { return nil }
+      guard value.isString else { throw wrongType(key) }
+      return bytes.withUnsafeBytes { JSONText.string(value, in: $0) }
+    }
+
+    func object(_ key: String) throws(DesktopVaultError) -> Fields? {
+      guard let value = value(key) else { return nil }
+      guard value.isObject else { throw wrongType(key) }
+      return Fields(bytes: bytes, node: value, path: name(key))
+    }
+
+    /// A whole number written without fraction or exponent that fits in `Int`.
+    func integer(_ key: String) throws(DesktopVaultError) -> Int? {
+      guard let value = value(key) else { return nil }
+      guard case .number = value.kind else { throw wrongType(key) }
+      let text = bytes.withUnsafeBytes { JSONText.text(value, in: $0) }
+      guard let number = Int(text) else {
+        throw .notAVault(reason: "'\(name(key))' is not a whole number in range")
+      }
+      return number
     }
   }
 
@@ -187,212 +195,19 @@ public struct DesktopVault: Sendable {
   }
 }
 
-/// Reads the mnemonic out of the decrypted `{"mnemonic": "…"}` without ever holding it in a
-/// `String`: a small JSON scanner over the secret bytes that copies only the unescaped value,
-/// straight into a `SecureBytes`.
+/// Reads the mnemonic out of the decrypted `{"mnemonic": "…"}` with the package's strict JSON
+/// reader, decoding only the value, straight into a `SecureBytes`: the secret never becomes a
+/// `String`.
 private enum MnemonicPayload {
-  /// The unescaped UTF-8 value of the top-level `mnemonic` member (the last one, as
-  /// `JSON.parse` keeps), or nil if the plaintext is not a JSON object with a non-empty one.
+  /// The unescaped UTF-8 value of the top-level `mnemonic` member, or nil if the plaintext is
+  /// not strict JSON (duplicate members included) or not an object with a non-empty one.
   static func mnemonic(in plaintext: SecureBytes) -> SecureBytes? {
     plaintext.withUnsafeBytes { bytes -> SecureBytes? in
-      var scanner = Scanner(bytes: bytes)
-      guard let range = scanner.mnemonicRange(),
-        let count = unescape(bytes, range, into: nil), count > 0
+      guard let root = try? JSONText.parse(bytes),
+        let member = root.member(exactly: "mnemonic"), member.value.isString
       else { return nil }
-      return SecureBytes(count: count) { _ = unescape(bytes, range, into: $0) }
+      let mnemonic = JSONText.secureString(member.value, in: bytes)
+      return mnemonic.count > 0 ? mnemonic : nil
     }
-  }
-
-  private struct Scanner {
-    let bytes: UnsafeRawBufferPointer
-    var index = 0
-    private static let maxDepth = 32
-    private static let key = Array("mnemonic".utf8)
-
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    /// The raw content range (between the quotes) of the mnemonic string.
-    mutating func mnemonicRange() -> Range<Int>? {
-      var found: Range<Int>?
-      skipWhitespace()
-      guard take(UInt8(ascii: "{")) else { return nil }
-      skipWhitespace()
-      if !take(UInt8(ascii: "}")) {
-        repeat {
-          skipWhitespace()
-          guard let keyRange = string() else { return nil }
-          skipWhitespace()
-          guard take(UInt8(ascii: ":")) else { return nil }
-          skipWhitespace()
-          if isKey(keyRange) {
-            guard let value = string() else { return nil }
-            found = value
-          } else {
-            guard skipValue(depth: 0) else { return nil }
-          }
-          skipWhitespace()
-        } while take(UInt8(ascii: ","))
-        guard take(UInt8(ascii: "}")) else { return nil }
-      }
-      skipWhitespace()
-      return index == bytes.count ? found : nil
-    }
-
-    /// Whether the key string is `mnemonic`, escapes decoded (the key is not secret).
-    private func isKey(_ range: Range<Int>) -> Bool {
-      guard let count = unescape(bytes, range, into: nil), count == Self.key.count else {
-        return false
-      }
-      var decoded = [UInt8](repeating: 0, count: count)
-      _ = decoded.withUnsafeMutableBytes { unescape(bytes, range, into: $0) }
-      return decoded == Self.key
-    }
-
-    private mutating func skipWhitespace() {
-      while index < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[index]) { index += 1 }
-    }
-
-    private mutating func take(_ byte: UInt8) -> Bool {
-      guard index < bytes.count, bytes[index] == byte else { return false }
-      index += 1
-      return true
-    }
-
-    /// A string at `index`: its raw content range; escapes are checked later by `unescape`.
-    private mutating func string() -> Range<Int>? {
-      guard take(UInt8(ascii: "\"")) else { return nil }
-      let start = index
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "\""):
-          defer { index += 1 }
-          return start..<index
-        case UInt8(ascii: "\\"): index += 2
-        case 0..<0x20: return nil  // JSON forbids raw control characters in strings
-        default: index += 1
-        }
-      }
-      return nil
-    }
-
-    /// Moves past any JSON value (structure checked loosely: it is never used).
-    private mutating func skipValue(depth: Int) -> Bool {
-      guard depth < Self.maxDepth, index < bytes.count else { return false }
-      switch bytes[index] {
-      case UInt8(ascii: "\""):
-        return string() != nil
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        let close = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        index += 1
-        skipWhitespace()
-        if take(close) { return true }
-        repeat {
-          skipWhitespace()
-          if close == UInt8(ascii: "}") {
-            guard string() != nil else { return false }
-            skipWhitespace()
-            guard take(UInt8(ascii: ":")) else { return false }
-            skipWhitespace()
-          }
-          guard skipValue(depth: depth + 1) else { return false }
-          skipWhitespace()
-        } while take(UInt8(ascii: ","))
-        return take(close)
-      default:  // number, true, false, null
-        let start = index
-        while index < bytes.count,
-          bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")
-            || bytes[index] == UInt8(ascii: ".") || (0x30...0x39).contains(bytes[index])
-            || (0x61...0x7a).contains(bytes[index]) || bytes[index] == UInt8(ascii: "E")
-        {
-          index += 1
-        }
-        return index > start
-      }
-    }
-  }
-
-  /// Decodes the JSON string content `bytes[range]` to UTF-8, writing into `out` when given.
-  /// Returns the decoded byte count, or nil for a bad escape or a lone surrogate.
-  static func unescape(
-    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, into out: UnsafeMutableRawBufferPointer?
-  ) -> Int? {
-    var count = 0
-    func emit(_ byte: UInt8) {
-      out?[count] = byte
-      count += 1
-    }
-    func hex4(_ at: Int) -> UInt32? {
-      guard at + 4 <= range.upperBound else { return nil }
-      var value: UInt32 = 0
-      for byte in bytes[at..<at + 4] {
-        let digit: UInt8
-        switch byte {
-        case 0x30...0x39: digit = byte - 0x30
-        case 0x41...0x46: digit = byte - 0x41 + 10
-        case 0x61...0x66: digit = byte - 0x61 + 10
-        default: return nil
-        }
-        value = value << 4 | UInt32(digit)
-      }
-      return value
-    }
-
-    var i = range.lowerBound
-    while i < range.upperBound {
-      let byte = bytes[i]
-      guard byte == UInt8(ascii: "\\") else {
-        emit(byte)
-        i += 1
-        continue
-      }
-      guard i + 1 < range.upperBound else { return nil }
-      let simple: UInt8?
-      switch bytes[i + 1] {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = bytes[i + 1]
-      case UInt8(ascii: "b"): simple = 0x08
-      case UInt8(ascii: "f"): simple = 0x0c
-      case UInt8(ascii: "n"): simple = 0x0a
-      case UInt8(ascii: "r"): simple = 0x0d
-      case UInt8(ascii: "t"): simple = 0x09
-      case UInt8(ascii: "u"): simple = nil
-      default: return nil
-      }
-      if let simple {
-        emit(simple)
-        i += 2
-        continue
-      }
-      guard var scalar = hex4(i + 2) else { return nil }
-      i += 6
-      if (0xd800...0xdbff).contains(scalar) {
-        guard i + 1 < range.upperBound, bytes[i] == UInt8(ascii: "\\"),
-          bytes[i + 1] == UInt8(ascii: "u"),
-          let low = hex4(i + 2), (0xdc00...0xdfff).contains(low)
-        else { return nil }
-        scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
-        i += 6
-      } else if (0xdc00...0xdfff).contains(scalar) {
-        return nil
-      }
-      // UTF-8 by hand: Unicode.Scalar's encoders would copy the secret through temporaries.
-      switch scalar {
-      case 0..<0x80:
-        emit(UInt8(scalar))
-      case 0x80..<0x800:
-        emit(UInt8(0xc0 | scalar >> 6))
-        emit(UInt8(0x80 | scalar & 0x3f))
-      case 0x800..<0x10000:
-        emit(UInt8(0xe0 | scalar >> 12))
-        emit(UInt8(0x80 | scalar >> 6 & 0x3f))
-        emit(UInt8(0x80 | scalar & 0x3f))
-      default:
-        emit(UInt8(0xf0 | scalar >> 18))
-        emit(UInt8(0x80 | scalar >> 12 & 0x3f))
-        emit(UInt8(0x80 | scalar >> 6 & 0x3f))
-        emit(UInt8(0x80 | scalar & 0x3f))
-      }
-    }
-    return count
   }
 }

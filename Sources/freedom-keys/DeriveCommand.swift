@@ -18,6 +18,8 @@ struct DeriveCommand: ParsableCommand {
     "path", "path", help: "Print only the key at <path> (m/44'/60'/0'/0/0).")
   static let curve = Option.value(
     "curve", "curve", help: "secp256k1 (BIP-32, default), ed25519 (SLIP-10).")
+  static let vaultMeta = Option.value(
+    "vault-meta", "path", help: "Also list desktop's vault-meta.json wallets.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -27,10 +29,14 @@ struct DeriveCommand: ParsableCommand {
         Wordlists: english, japanese, korean, spanish, chinese_simplified,
         chinese_traditional, french, italian, czech, portuguese.
         --wallets and --publishers take at most 1000. Nothing secret is printed unless
-        --include-secrets is given.
+        --include-secrets is given. --vault-meta (read by default from vault-meta.json
+        beside --vault-file) lists desktop's wallets at their own indexes, gaps kept,
+        each compared with the stored address; device accounts (Ledger, phone, Safe)
+        are named and skipped: the mnemonic holds no key for them.
         """,
       options: MnemonicOptions.all + [
         json, includeSecrets, wallets, publishers, networkID, overlayNonce, path, curve,
+        vaultMeta,
       ])
   }
 
@@ -46,6 +52,8 @@ struct DeriveCommand: ParsableCommand {
   let overlayNonce: [UInt8]
   /// With --path: the single key to print instead of the profile.
   let singleKey: (path: DerivationPath, curve: Curve)?
+  /// desktop's `vault-meta.json`: given, or found beside the vault.
+  let vaultMetaPath: String?
 
   /// The curves `--curve` accepts.
   enum Curve: String {
@@ -68,6 +76,16 @@ struct DeriveCommand: ParsableCommand {
     } else {
       overlayNonce = [UInt8](repeating: 0, count: 32)
     }
+
+    let explicitMeta = arguments.value(Self.vaultMeta)
+    if explicitMeta == "" { throw arguments.usage("--vault-meta <path> is empty") }
+    if explicitMeta != nil, arguments.value(Self.path) != nil {
+      throw arguments.usage("--vault-meta cannot be combined with --path")
+    }
+    vaultMetaPath =
+      explicitMeta
+      ?? (arguments.value(Self.path) == nil
+        ? input.vaultPath.flatMap { DeriveVaultWallets.besideVault($0) } : nil)
 
     let curveName = arguments.value(Self.curve)
     guard let pathText = arguments.value(Self.path) else {
@@ -97,12 +115,15 @@ struct DeriveCommand: ParsableCommand {
   }
 
   func run() throws {
+    // The metadata is public and read first: a bad file fails before any secret is asked for.
+    let vaultWallets = try vaultMetaPath.map { try DeriveVaultWallets.read($0) }
     let (mnemonic, seed) = try input.readSeed()
     let report =
       if let singleKey {
         try DeriveReport(command: self, path: singleKey.path, curve: singleKey.curve, seed: seed)
       } else {
-        try DeriveReport(command: self, mnemonic: mnemonic, seed: seed)
+        try DeriveReport(
+          command: self, mnemonic: mnemonic, seed: seed, vaultWallets: vaultWallets)
       }
     Output.standardOutput(
       printsJSON ? JSONValue.object(report.json).rendered() + "\n" : report.text.rendered)

@@ -9,7 +9,8 @@ struct DeriveReport {
 
   /// The whole profile: wallet, Swarm, IPFS, Radicle and the requested wallets and publishers.
   init(
-    command: DeriveCommand, mnemonic: Mnemonic, seed: SecureBytes
+    command: DeriveCommand, mnemonic: Mnemonic, seed: SecureBytes,
+    vaultWallets: DeriveVaultWallets? = nil
   ) throws {
     let secrets = command.includesSecrets
     let profile = try FreedomProfile(seed: seed)
@@ -66,6 +67,16 @@ struct DeriveReport {
     if command.publisherCount > 0 {
       let publishers = try (0..<command.publisherCount).map { try profile.publisher(index: $0) }
       addList("publishers", title: "Publisher", publishers, secrets: secrets)
+    }
+    if let vaultWallets {
+      // desktop's wallet list (`derive --vault-meta`), built in DeriveVaultWallets.swift.
+      var (summary, wallets) = try vaultWallets.rows(profile, secrets: secrets)
+      summary.append("wallets", .array(wallets.map { .object($0.json) }))
+      json.append("vaultMeta", .object(summary))
+      for wallet in wallets {
+        text.section(wallet.title)
+        for (label, value) in wallet.rows { text.row(label, value) }
+      }
     }
   }
 

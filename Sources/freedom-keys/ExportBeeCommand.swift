@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys export bee`: the Swarm wallet as bee's `keys/swarm.key`.
@@ -30,12 +31,6 @@ struct ExportBeeCommand: ParsableCommand {
       options: MnemonicOptions.all + [dataDir, passwordFile, scryptN, force])
   }
 
-  /// What bee keeps for its identity besides swarm.key, removed with it on --force (as desktop
-  /// Freedom does when it replaces the key).
-  static let identityState = [
-    "keys/libp2p_v2.key", "keys/pss.key", "statestore", "localstore", "kademlia-metrics",
-    "stamperstore",
-  ]
   /// The scrypt costs accepted: below 2^10 protects nothing, above 2^22 the keystore reader refuses.
   static let scryptNRange: ClosedRange<UInt64> = 1024...Web3Keystore.maximumScryptN
 
@@ -65,10 +60,18 @@ struct ExportBeeCommand: ParsableCommand {
   func run() throws {
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
-    let expected = profile.swarm.address
     let givenPassword = try passwordPath.map { try KeystorePassword.read($0) }
-
     try ExportFiles.requireDirectoryOrAbsent(directory)
+    try NodeDirectoryAccess.changing(directory, layout: .bee, create: true) { node in
+      try export(profile: profile, givenPassword: givenPassword, node: node)
+    }
+  }
+
+  /// Reads, checks and writes under the directory's lock.
+  private func export(profile: FreedomProfile, givenPassword: SecureBytes?, node: NodeDirectory)
+    throws
+  {
+    let expected = profile.swarm.address
     let keysDirectory = ExportFiles.join(directory, "keys")
     try ExportFiles.requireDirectoryOrAbsent(keysDirectory)
     let keyPath = ExportFiles.join(keysDirectory, "swarm.key")
@@ -94,14 +97,24 @@ struct ExportBeeCommand: ParsableCommand {
       guard forced else { throw ExportCommand.refusal(problem) }
     }
 
-    // The password: given, kept from an earlier export, or new.
+    // The password: given, kept from an earlier export, or new. DIR/password and the key it
+    // opens never disagree: a given password that differs from DIR/password is refused.
     let passwordFilePath = ExportFiles.join(directory, "password")
+    let storedPassword =
+      try ExportFiles.status(passwordFilePath) != nil
+      ? try KeystorePassword.read(passwordFilePath) : nil
     let password: SecureBytes
     var newPasswordFile: SecureBytes?
     if let givenPassword {
+      if let storedPassword, storedPassword != givenPassword, passwordPath != passwordFilePath {
+        throw CLIError.failure(
+          "\(passwordFilePath) holds another password than the one given, and would not open "
+            + "the new key; nothing was written (remove \(passwordFilePath), or give "
+            + "--password-file \(passwordFilePath))")
+      }
       password = givenPassword
-    } else if try ExportFiles.status(passwordFilePath) != nil {
-      password = try KeystorePassword.read(passwordFilePath)
+    } else if let storedPassword {
+      password = storedPassword
     } else {
       password = KeystorePassword.generate()
       newPasswordFile = password + SecureBytes(utf8: "\n")
@@ -109,34 +122,28 @@ struct ExportBeeCommand: ParsableCommand {
     let keyFile = try Web3Keystore.encrypt(
       privateKey: profile.swarm.privateKey, password: password, scryptN: scryptCost)
 
-    let writer = try ExportWriter.apply { writer in
-      try writer.createDirectory(keysDirectory)
-      if let newPasswordFile {
-        try writer.write(newPasswordFile, to: passwordFilePath, mode: 0o600, replace: false)
-      }
-      if existing.isPresent {
-        for name in Self.identityState {
-          try writer.remove(ExportFiles.join(directory, name))
-        }
-      }
-      try writer.write(keyFile, to: keyPath, mode: 0o600, replace: existing.isPresent)
-    }
+    var change = NodeChange()
+    if let newPasswordFile { change.files.append(.init("password", newPasswordFile)) }
+    change.files.append(.init("keys/swarm.key", SecureBytes(keyFile)))
+    if existing.isPresent { change.removing = NodeLayout.bee.identityState }
+    let result = try NodeDirectoryAccess.apply(change, in: node)
     try report(
       profile: profile, keyPath: keyPath, passwordFilePath: passwordFilePath,
-      newPassword: newPasswordFile != nil, replaced: replacedAddress, writer: writer)
+      newPassword: newPasswordFile != nil, replaced: replacedAddress,
+      removed: NodeLayout.bee.identityState.map { node.full($0) }.filter(result.removed.contains))
   }
 
   private func report(
     profile: FreedomProfile, keyPath: String, passwordFilePath: String, newPassword: Bool,
-    replaced: EthereumAddress?, writer: ExportWriter
+    replaced: EthereumAddress?, removed: [String]
   ) throws {
     let overlay = try profile.swarmOverlay()
     var text = "Wrote \(keyPath): Swarm key \(profile.swarm.address.checksummed)"
     text += " (scrypt n=\(scryptCost), mode 0600)\n"
     if let replaced { text += "Replaced the key of \(replaced.checksummed)\n" }
-    if !writer.removed.isEmpty {
+    if !removed.isEmpty {
       text += "Removed the old identity's state: "
-      text += writer.removed.joined(separator: ", ") + "\n"
+      text += removed.joined(separator: ", ") + "\n"
     }
     if newPassword {
       text += "Wrote \(passwordFilePath): a new random password (mode 0600)\n"

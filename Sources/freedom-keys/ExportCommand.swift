@@ -3,10 +3,10 @@ struct ExportCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "export",
-      abstract: "Write the key files of a bee, kubo, Ant or Radicle node.",
+      abstract: "Write the key files of a bee, kubo, Ant, antd or Radicle node.",
       subcommands: [
         ExportBeeCommand.self, ExportKuboCommand.self, ExportAntCommand.self,
-        ExportRadicleCommand.self,
+        ExportRadicleCommand.self, ExportAntdCommand.self,
       ])
   }
 

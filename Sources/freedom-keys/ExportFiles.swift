@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import Glibc
+import NodeFiles
 import VaultKeys
 
 /// Reading the node files that `export` writes and `verify` checks, and writing them only after
@@ -139,93 +140,53 @@ extension StoredFile {
   }
 }
 
-/// Applies an export's changes once everything was checked: creates directories, removes what
-/// `--force` replaces, writes files. If a step fails, the directories and files this run created
-/// are removed again, so a failed export leaves nothing new behind.
-struct ExportWriter {
-  /// What this run created, in order, to be removed again if a later step fails.
-  private var created: [(path: String, isDirectory: Bool)] = []
-  /// What was written or removed, for the report.
-  private(set) var written: [String] = []
-  private(set) var removed: [String] = []
-
-  /// Runs `changes` and undoes what it created if it throws.
-  static func apply(_ changes: (inout ExportWriter) throws -> Void) throws -> ExportWriter {
-    var writer = ExportWriter()
+/// Runs an export's read → check → write under the node directory's lock.
+enum NodeDirectoryAccess {
+  /// Opens `path` (locked, an interrupted change finished or undone), runs `body`, and releases
+  /// the lock; when `body` throws, a directory this run created is removed again if empty.
+  static func changing<Result>(
+    _ path: String, layout: NodeLayout, create: Bool, _ body: (NodeDirectory) throws -> Result
+  ) throws -> Result {
+    let node: NodeDirectory
     do {
-      try changes(&writer)
+      node = try NodeDirectory.open(path, layout: layout, create: create)
     } catch {
-      writer.rollBack()
-      throw error
+      throw CLIError.failure(error.message)
     }
-    return writer
+    if let note = node.recoveryNote { Output.warning(note) }
+    var succeeded = false
+    defer { node.close(keep: succeeded) }
+    let result = try body(node)
+    succeeded = true
+    return result
   }
 
-  /// Creates `path` (and missing parents) with mode 0700; an existing directory is kept as is,
-  /// with a warning if other users can enter it.
-  mutating func createDirectory(_ path: String) throws {
-    var missing: [String] = []
-    var current = path
-    while !current.isEmpty, current != "/", try ExportFiles.status(current) == nil {
-      missing.append(current)
-      guard let slash = current.dropLast().lastIndex(of: "/") else { break }
-      current = String(current[..<slash])
-    }
-    // Recorded first (parents before children), so a failure part-way is rolled back too.
-    created += missing.reversed().map { ($0, true) }
+  /// Opens `path` for `verify`: locked and recovered when this user can write it.
+  static func reading<Result>(
+    _ path: String, layout: NodeLayout, _ body: (NodeDirectory) throws -> Result
+  ) throws -> Result {
+    let node: NodeDirectory
     do {
-      if let warning = try SecureFileWriter.createDirectory(path) {
-        Output.warning(
-          "\(warning.path) is accessible by other users (mode \(Output.octal(warning.mode))); "
-            + "consider chmod 700 \(warning.path)")
-      }
+      node = try NodeDirectory.openForReading(path, layout: layout)
     } catch {
-      throw CLIError.failure(error.description)
+      throw CLIError.failure(error.message)
     }
+    if let note = node.recoveryNote { Output.warning(note) }
+    defer { node.close() }
+    return try body(node)
   }
 
-  /// Writes `bytes` to `path` atomically with `mode`; replaces an existing file only when
-  /// `replace` is true.
-  mutating func write(
-    _ bytes: some ContiguousBytes, to path: String, mode: UInt32, replace: Bool
-  ) throws {
-    let existed = try ExportFiles.status(path) != nil
+  /// Applies `change`; on failure the message says that the old files are in place.
+  static func apply(_ change: NodeChange, in node: NodeDirectory) throws(CLIError)
+    -> NodeChangeResult
+  {
     do {
-      try SecureFileWriter.write(
-        bytes, to: path, mode: mode, replace: replace ? .replace : .refuseExisting)
+      let result = try node.apply(change)
+      for warning in result.warnings { Output.warning(warning) }
+      return result
     } catch {
-      throw CLIError.failure(error.description)
+      if error.code == .recovery { throw .failure(error.message) }
+      throw .failure("\(error.message); nothing in \(node.path) was changed")
     }
-    if !existed { created.append((path, false)) }
-    written.append(path)
-  }
-
-  /// Removes the file or directory tree at `path` if it exists.
-  mutating func remove(_ path: String) throws {
-    guard try ExportFiles.status(path) != nil else { return }
-    do {
-      try FileManager.default.removeItem(atPath: path)
-    } catch {
-      throw CLIError.failure(
-        "could not remove \(path) (\(Self.reason(error))); nothing else was removed after it")
-    }
-    removed.append(path)
-  }
-
-  private func rollBack() {
-    // rmdir removes only an empty directory: nothing another process put there is lost.
-    for (path, isDirectory) in created.reversed() {
-      _ = isDirectory ? rmdir(path) : unlink(path)
-    }
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return ExportFiles.systemError(Int32(underlying.code))
-    }
-    return nsError.localizedDescription
   }
 }

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Glibc
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys export kubo`: the IPFS key into a kubo repository's config, or as a key file
@@ -60,6 +61,15 @@ struct ExportKuboCommand: ParsableCommand {
   }
 
   private func exportIntoRepository(_ repository: String, identity: Ed25519Identity) throws {
+    try ExportFiles.requireDirectory(repository)
+    try NodeDirectoryAccess.changing(repository, layout: .kubo, create: false) { node in
+      try exportIntoRepository(node, identity: identity)
+    }
+  }
+
+  /// Reads, checks and edits the config under the repository's lock.
+  private func exportIntoRepository(_ node: NodeDirectory, identity: Ed25519Identity) throws {
+    let repository = node.path
     let expected = identity.peerID.base58
     let configPath = ExportFiles.join(repository, "config")
     guard let status = try ExportFiles.status(configPath) else {
@@ -106,13 +116,14 @@ struct ExportKuboCommand: ParsableCommand {
     guard let current = try ExportFiles.read(configPath), current == bytes else {
       throw CLIError.failure("\(configPath) changed while it was being checked; run this again")
     }
-    _ = try ExportWriter.apply { writer in
-      try writer.write(updated, to: configPath, mode: status.permissions, replace: true)
-    }
     // A config edited by root for another user stays that user's.
-    if getuid() == 0, status.owner != 0 || status.group != 0 {
-      _ = chown(configPath, status.owner, status.group)
-    }
+    let owner = (status.owner != 0 || status.group != 0) ? (status.owner, status.group) : nil
+    _ = try NodeDirectoryAccess.apply(
+      NodeChange(files: [
+        .init("config", SecureBytes(updated), mode: status.permissions, owner: owner)
+      ]),
+      in: node)
+    ExportFiles.warnIfShared(configPath)
     withExtendedLifetime(lock) {}
 
     var text = "Wrote \(configPath): Identity.PeerID \(expected) and its PrivKey"
@@ -140,8 +151,11 @@ struct ExportKuboCommand: ParsableCommand {
       guard forced else { throw ExportCommand.refusal(problem) }
     }
     let protobuf = Libp2pPrivateKey.protobuf(identity.privateKey)
-    _ = try ExportWriter.apply { writer in
-      try writer.write(protobuf, to: path, mode: 0o600, replace: existing.isPresent)
+    do {
+      try SecureFileWriter.write(
+        protobuf, to: path, mode: 0o600, replace: existing.isPresent ? .replace : .refuseExisting)
+    } catch {
+      throw CLIError.failure(error.description)
     }
     var text = "Wrote \(path): the libp2p private key of \(expected) (mode 0600)\n"
     text += "Import it with: ipfs key import NAME \(path)   (NAME must not be 'self')\n"

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Foundation
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys export radicle`: the Radicle key as `keys/radicle` and `keys/radicle.pub`, and
@@ -40,7 +41,7 @@ struct ExportRadicleCommand: ParsableCommand {
     }
     self.directory = directory
     alias = arguments.value(Self.alias)
-    if let alias, let problem = ExportRadicleConfig.aliasProblem(alias) {
+    if let alias, let problem = RadicleConfig.aliasProblem(alias) {
       throw arguments.usage("invalid --alias: \(problem)")
     }
     forced = arguments.flag(Self.force)
@@ -49,10 +50,17 @@ struct ExportRadicleCommand: ParsableCommand {
   func run() throws {
     let (_, seed) = try input.readSeed()
     let identity = try FreedomProfile(seed: seed).radicle
-    let expected = identity.radicle.did
     let comment = alias ?? Self.defaultComment
 
     try ExportFiles.requireDirectoryOrAbsent(directory)
+    try NodeDirectoryAccess.changing(directory, layout: .radicle, create: true) { node in
+      try export(identity: identity, comment: comment, node: node)
+    }
+  }
+
+  /// Reads, checks and writes under the home's lock.
+  private func export(identity: Ed25519Identity, comment: String, node: NodeDirectory) throws {
+    let expected = identity.radicle.did
     let keysDirectory = ExportFiles.join(directory, "keys")
     try ExportFiles.requireDirectoryOrAbsent(keysDirectory)
     let keyPath = ExportFiles.join(keysDirectory, "radicle")
@@ -72,18 +80,18 @@ struct ExportRadicleCommand: ParsableCommand {
     var newConfig: (bytes: [UInt8], mode: UInt32, exists: Bool)?
     if let alias {
       if let bytes = try ExportFiles.read(configPath) {
-        let config: ExportRadicleConfig
+        let config: RadicleConfig
         do {
-          config = try ExportRadicleConfig(json: bytes.withUnsafeBytes { Array($0) })
+          config = try RadicleConfig(json: bytes.withUnsafeBytes { Array($0) })
         } catch {
           throw CLIError.failure("cannot set the alias in \(configPath): \(error)")
         }
         if config.alias != alias {
           let mode = try ExportFiles.status(configPath)?.permissions ?? 0o644
-          newConfig = (config.settingAlias(alias), mode, true)
+          newConfig = (try config.settingAlias(alias), mode, true)
         }
       } else {
-        newConfig = (ExportRadicleConfig.new(alias: alias), 0o644, false)
+        newConfig = (try RadicleConfig.new(alias: alias), 0o644, false)
       }
     }
 
@@ -93,26 +101,25 @@ struct ExportRadicleCommand: ParsableCommand {
     if lineIsCurrent { text += ExportCommand.unchanged(publicKeyPath, "its public key") }
     if alias != nil, newConfig == nil { text += ExportCommand.unchanged(configPath, "the alias") }
 
-    _ = try ExportWriter.apply { writer in
-      if !keyIsCurrent || !lineIsCurrent { try writer.createDirectory(keysDirectory) }
-      if !keyIsCurrent {
-        let pem = OpenSSHEd25519PrivateKey.pem(privateKey: identity.privateKey, comment: comment)
-        try writer.write(pem, to: keyPath, mode: 0o600, replace: storedKey.isPresent)
-        text += "Wrote \(keyPath): the Radicle key \(expected) (mode 0600)\n"
-      }
-      if !lineIsCurrent {
-        let line = OpenSSH.authorizedKeyLine(identity.publicKey, comment: comment) + "\n"
-        try writer.write(
-          Array(line.utf8), to: publicKeyPath, mode: 0o644, replace: storedLine.isPresent)
-        text += "Wrote \(publicKeyPath): its public key (mode 0644)\n"
-      }
-      if let newConfig, let alias {
-        try writer.createDirectory(directory)
-        try writer.write(
-          newConfig.bytes, to: configPath, mode: newConfig.mode, replace: newConfig.exists)
-        text += "Set node.alias to \(JSONValue.quoted(alias)) in \(configPath)\n"
-      }
+    // config.json first, the key pair last: one swap puts both keys in place together.
+    var change = NodeChange()
+    if let newConfig {
+      change.files.append(.init("config.json", SecureBytes(newConfig.bytes), mode: newConfig.mode))
     }
+    if !keyIsCurrent {
+      let pem = OpenSSHEd25519PrivateKey.pem(privateKey: identity.privateKey, comment: comment)
+      change.files.append(.init("keys/radicle", pem))
+      text += "Wrote \(keyPath): the Radicle key \(expected) (mode 0600)\n"
+    }
+    if !lineIsCurrent {
+      let line = OpenSSH.authorizedKeyLine(identity.publicKey, comment: comment) + "\n"
+      change.files.append(.init("keys/radicle.pub", SecureBytes(utf8: line), mode: 0o644))
+      text += "Wrote \(publicKeyPath): its public key (mode 0644)\n"
+    }
+    if newConfig != nil, let alias {
+      text += "Set node.alias to \(JSONValue.quoted(alias)) in \(configPath)\n"
+    }
+    if !change.files.isEmpty { _ = try NodeDirectoryAccess.apply(change, in: node) }
     text += "SSH fingerprint: \(identity.radicle.sshFingerprint)\n"
     if !keyIsCurrent { text += "Check it with: RAD_HOME=\(directory) rad self\n" }
     Output.standardOutput(text)

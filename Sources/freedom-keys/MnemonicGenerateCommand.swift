@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Glibc
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys mnemonic generate`: a new mnemonic from libsodium's random generator.

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
@@ -66,16 +67,32 @@ struct VerifyCommand: ParsableCommand {
 
     // Every check runs before anything is printed: an error leaves stdout empty.
     var results: [VerifyResult] = []
+    // Each directory is read under its lock, after any interrupted export in it was finished
+    // or undone, so what is reported is what the node will read.
     if let beeDirectory {
-      results.append(try VerifyResult.bee(beeDirectory, password: password, profile: profile))
+      results.append(
+        try NodeDirectoryAccess.reading(beeDirectory, layout: .bee) { _ in
+          try VerifyResult.bee(beeDirectory, password: password, profile: profile)
+        })
     }
     if let kuboRepository {
-      results.append(try VerifyResult.kubo(kuboRepository, profile: profile))
+      results.append(
+        try NodeDirectoryAccess.reading(kuboRepository, layout: .kubo) { _ in
+          try VerifyResult.kubo(kuboRepository, profile: profile)
+        })
     }
     if let radicleDirectory {
-      results.append(try VerifyResult.radicle(radicleDirectory, profile: profile))
+      results.append(
+        try NodeDirectoryAccess.reading(radicleDirectory, layout: .radicle) { _ in
+          try VerifyResult.radicle(radicleDirectory, profile: profile)
+        })
     }
-    if let antDirectory { results.append(try VerifyResult.ant(antDirectory, profile: profile)) }
+    if let antDirectory {
+      results.append(
+        try NodeDirectoryAccess.reading(antDirectory, layout: .ant) { _ in
+          try VerifyResult.ant(antDirectory, profile: profile)
+        })
+    }
 
     if printsJSON {
       var object: JSONObject = [:]

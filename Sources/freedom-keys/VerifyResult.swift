@@ -18,6 +18,8 @@ struct VerifyResult {
   let path: String
   /// For bee: whether the key was decrypted (true) or only the address field compared.
   var authenticated: Bool?
+  /// For Ant: what Ant would refuse or do differently (a 0x prefix, a nonce, a libp2p key).
+  var problems: [String] = []
 
   /// The text after the node's name.
   var line: String {
@@ -43,6 +45,7 @@ struct VerifyResult {
     if let found { object.append("found", .string(found)) }
     object.append("path", .string(path))
     if let authenticated { object.append("authenticated", .bool(authenticated)) }
+    if !problems.isEmpty { object.append("problems", .array(problems.map { .string($0) })) }
     return object
   }
 
@@ -158,18 +161,24 @@ struct VerifyResult {
     }
   }
 
-  /// Ant: `signing_key` of `identity.json`.
+  /// Ant: `signing_key` of `identity.json`, and whatever would make Ant refuse the file or run
+  /// with another overlay or PeerID than the mnemonic's (see `AntIdentityFile`).
   static func ant(_ directory: String, profile: FreedomProfile) throws -> VerifyResult {
     try ExportFiles.requireDirectory(directory)
     let path = ExportFiles.join(directory, "identity.json")
     let expected = profile.swarm.address.checksummed
-    guard let identity = try understood(StoredFile.read(path) { try AntIdentity(json: $0) }) else {
+    guard let file = try understood(StoredFile.read(path) { try AntIdentityFile(json: $0) }) else {
       return absent("ant", expected: expected, path: path)
     }
-    let found = EthereumAddress(publicKey: identity.signingKey.publicKey).checksummed
-    return result(
-      "ant",
-      matches: identity.signingKey.rawRepresentation == profile.swarm.privateKey.rawRepresentation,
-      expected: expected, found: found, path: path)
+    let found = EthereumAddress(publicKey: file.identity.signingKey.publicKey).checksummed
+    let sameKey =
+      file.identity.signingKey.rawRepresentation == profile.swarm.privateKey.rawRepresentation
+    var result = result(
+      "ant", matches: sameKey && file.problems.isEmpty, expected: expected,
+      found: file.problems.isEmpty
+        ? found : found + " — " + file.problems.map(\.description).joined(separator: "; "),
+      path: path)
+    result.problems = file.problems.map(\.description)
+    return result
   }
 }

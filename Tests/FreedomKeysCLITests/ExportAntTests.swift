@@ -3,14 +3,10 @@ import Testing
 
 @Suite("export ant")
 struct ExportAntTests {
+  /// What iOS writes: sorted members, " : ", no final newline (176 bytes).
   static func identity(_ signingKey: String) -> String {
-    """
-    {
-      "signing_key": "\(signingKey)",
-      "overlay_nonce": "\(String(repeating: "0", count: 64))"
-    }
-
-    """
+    "{\n  \"overlay_nonce\" : \"\(String(repeating: "0", count: 64))\",\n"
+      + "  \"signing_key\" : \"\(signingKey)\"\n}"
   }
 
   @Test func identityFile() throws {
@@ -63,18 +59,89 @@ struct ExportAntTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("ant")
     try makeDirectory(dir)
-    guard setImmutable(dir, true) else {
-      Issue.record("chattr +i is unavailable: cannot make a directory read-only for root")
-      return
+    guard let undo = makeUnwritable(dir) else {
+      try Test.cancel(Comment(rawValue: unwritableUnavailable))
     }
-    defer { _ = setImmutable(dir, false) }
+    defer { undo() }
     let run = try fixture.run(["export", "ant", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")
     #expect(
-      run.stderr
-        == "freedom-keys: error: permission denied for \(dir)/identity.json; check the owner and "
-        + "permissions of its directory\n")
+      run.stderr.hasPrefix(
+        "freedom-keys: error: permission denied: could not create the lock file "
+          + "\(dir)/.freedom-keys.lock; "))
     #expect(tree(dir) == [])
+  }
+}
+
+@Suite("Ant's own rules")
+struct AntRulesTests {
+  static let zeros = String(repeating: "0", count: 64)
+
+  @Test func aFileAntWouldRefuseIsRepairedWithoutForce() throws {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("ant")
+    try makeDirectory(dir)
+    _ = try fixture.file(
+      "ant/identity.json",
+      "{\"signing_key\": \"0x\(Golden.swarmPrivateKey)\", \"overlay_nonce\": \"\(Self.zeros)\"}")
+    let verify = try fixture.run(["verify", "--ant-dir", dir])
+    #expect(verify.status == 3)
+    #expect(
+      verify.stdout
+        == "ant  MISMATCH  expected \(Golden.swarmAddress), found \(Golden.swarmAddress) — "
+        + "'signing_key' starts with 0x, which Ant refuses: the node will not start\n")
+
+    let run = try fixture.run(["export", "ant", "--data-dir", dir])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("Repaired: 'signing_key' starts with 0x"))
+    #expect(text(dir + "/identity.json") == ExportAntTests.identity(Golden.swarmPrivateKey))
+    #expect(try fixture.run(["verify", "--ant-dir", dir]).status == 0)
+  }
+
+  @Test func aNonZeroNonceIsReportedWithItsOverlayAndReplacedOnlyWithForce() throws {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("ant")
+    try makeDirectory(dir)
+    let nonce = "ff" + String(repeating: "0", count: 62)
+    let original =
+      "{\"signing_key\":\"\(Golden.swarmPrivateKey)\",\"overlay_nonce\":\"\(nonce)\"}"
+    _ = try fixture.file("ant/identity.json", original)
+    let verify = try fixture.run(["verify", "--json", "--ant-dir", dir])
+    #expect(verify.status == 3)
+    #expect(verify.stdout.contains("\"status\": \"mismatch\""))
+    #expect(verify.stdout.contains("the overlay nonce is not zero, so Ant's overlay is "))
+    #expect(!verify.stdout.contains(Golden.swarmOverlay))
+
+    let refused = try fixture.run(["export", "ant", "--data-dir", dir])
+    #expect(refused.status == 1)
+    #expect(refused.stdout == "")
+    #expect(refused.stderr.contains("the overlay nonce is not zero"))
+    #expect(text(dir + "/identity.json") == original)
+
+    let forced = try fixture.run(["export", "ant", "--data-dir", dir, "--force"])
+    #expect(forced.status == 0)
+    #expect(text(dir + "/identity.json") == ExportAntTests.identity(Golden.swarmPrivateKey))
+  }
+
+  @Test func aForeignLibp2pKeypairIsReported() throws {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("ant")
+    try makeDirectory(dir)
+    let other = String(repeating: "11", count: 32)
+    _ = try fixture.file(
+      "ant/identity.json",
+      "{\"signing_key\":\"\(Golden.swarmPrivateKey)\",\"overlay_nonce\":\"\(Self.zeros)\","
+        + "\"libp2p_keypair\":\"08021220\(other)\"}")
+    let verify = try fixture.run(["verify", "--ant-dir", dir])
+    #expect(verify.status == 3)
+    #expect(verify.stdout.contains("libp2p_keypair holds the key of 16Uiu2HA"))
+    #expect(verify.stdout.contains("Ant derives from the signing key"))
+    // Ant's own layout with the derived key is fine.
+    _ = try fixture.file(
+      "ant/identity.json",
+      "{\n  \"signing_key\": \"\(Golden.swarmPrivateKey)\",\n  \"overlay_nonce\": \"\(Self.zeros)\",\n"
+        + "  \"libp2p_keypair\": \"08021220\(Golden.swarmPrivateKey)\"\n}")
+    #expect(try fixture.run(["verify", "--ant-dir", dir]).status == 0)
   }
 }

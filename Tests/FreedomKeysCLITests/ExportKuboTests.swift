@@ -66,7 +66,11 @@ struct ExportKuboTests {
     let repo = try repository(fixture)
     let run = try fixture.run(["export", "kubo", "--repo", repo])
     #expect(run.status == 0)
-    #expect(run.stderr == "")
+    // The config now holds a private key: like every key file, it should not be shared.
+    #expect(
+      run.stderr
+        == "freedom-keys: warning: \(repo)/config is accessible by other users (mode 0640); "
+        + "run chmod 600 \(repo)/config\n")
     #expect(
       run.stdout == """
         Wrote \(repo)/config: Identity.PeerID \(Golden.peerID) and its PrivKey (mode 0640)

@@ -109,6 +109,22 @@ func setImmutable(_ path: String, _ on: Bool) -> Bool {
   return (try? runTool(chattr, [on ? "+i" : "-i", path]).status) == 0
 }
 
+/// Makes `path` unchangeable for freedom-keys: chmod 0500 as a plain user, chattr +i as root
+/// (root ignores permission bits). Returns the undo, or nil where neither is possible.
+func makeUnwritable(_ path: String) -> (() -> Void)? {
+  if getuid() != 0 {
+    guard let mode = fileMode(path), chmod(path, 0o500) == 0 else { return nil }
+    return { _ = chmod(path, mode_t(mode)) }
+  }
+  guard setImmutable(path, true) else { return nil }
+  return { _ = setImmutable(path, false) }
+}
+
+/// Why `makeUnwritable` returned nil, for `Test.cancel`.
+let unwritableUnavailable =
+  "chattr +i failed (no CAP_LINUX_IMMUTABLE, or a file system without attributes such as "
+  + "tmpfs): as root there is no other way to make a directory unwritable"
+
 // MARK: - Behaviour shared by every export
 
 @Suite("export: common behaviour")

@@ -41,6 +41,7 @@ struct HelpTests {
       --overlay-nonce <hex>         Swarm overlay nonce: 64 hex digits (default 0).
       --path <path>                 Print only the key at <path> (m/44'/60'/0'/0/0).
       --curve <curve>               secp256k1 (BIP-32, default), ed25519 (SLIP-10).
+      --vault-meta <path>           Also list desktop's vault-meta.json wallets.
       -h, --help                    Show help information.
 
     The mnemonic is never read from the command line: without --mnemonic-file or
@@ -52,7 +53,10 @@ struct HelpTests {
     Wordlists: english, japanese, korean, spanish, chinese_simplified,
     chinese_traditional, french, italian, czech, portuguese.
     --wallets and --publishers take at most 1000. Nothing secret is printed unless
-    --include-secrets is given.
+    --include-secrets is given. --vault-meta (read by default from vault-meta.json
+    beside --vault-file) lists desktop's wallets at their own indexes, gaps kept,
+    each compared with the stored address; device accounts (Ledger, phone, Safe)
+    are named and skipped: the mnemonic holds no key for them.
 
     """
 

@@ -93,7 +93,7 @@ struct VaultTests {
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "freedom-keys: error: vault file '\(path)' is not a desktop Freedom identity vault: not valid JSON\n"
+        == "freedom-keys: error: vault file '\(path)' is not a desktop Freedom identity vault: not valid JSON (invalid JSON at byte 0: expected a value)\n"
     )
     #expect(!run.stderr.contains("abandon"))
   }

@@ -98,23 +98,38 @@ import VaultKeys
   static let prefix = "the file is not a desktop Freedom identity vault: "
 
   @Test(arguments: [
-    ("not json", "not valid JSON"),
-    ("", "not valid JSON"),
+    ("not json", "not valid JSON (invalid JSON at byte 0: expected a value)"),
+    ("", "not valid JSON (invalid JSON at byte 0: unexpected end, expected a value)"),
+    (
+      "\u{FEFF}{\"version\":1}",
+      "not valid JSON (invalid JSON at byte 0: the text starts with a byte-order mark (U+FEFF); save it as UTF-8 without one)"
+    ),
+    (
+      #"{"version":1,"version":1}"#,
+      "not valid JSON (invalid JSON at byte 13: the member \"version\" appears twice in one object)"
+    ),
+    (
+      #"{"version":1,"encrypted":"{\"salt\":\"\",}"}"#,
+      "'encrypted' is not valid JSON (invalid JSON at byte 11: trailing comma before '}')"
+    ),
     ("[1]", "the content is not a JSON object"),
     (#"{"encrypted":"{}"}"#, "missing 'version'"),
     (#"{"version":"1","encrypted":"{}"}"#, "'version' has the wrong type"),
     (
       #"{"version":1.5,"encrypted":"{}"}"#,
-      "the content holds a number that is not a whole number in range"
+      "'version' is not a whole number in range"
     ),
     (
       #"{"version":1e30,"encrypted":"{}"}"#,
-      "the content holds a number that is not a whole number in range"
+      "'version' is not a whole number in range"
     ),
     (#"{"version":1}"#, "missing 'encrypted'"),
     (#"{"version":1,"encrypted":{}}"#, "'encrypted' has the wrong type"),
     (#"{"version":1,"encrypted":"{}","createdAt":5}"#, "'createdAt' has the wrong type"),
-    (#"{"version":1,"encrypted":"nope"}"#, "'encrypted' is not valid JSON"),
+    (
+      #"{"version":1,"encrypted":"nope"}"#,
+      "'encrypted' is not valid JSON (invalid JSON at byte 0: expected a value)"
+    ),
     (#"{"version":1,"encrypted":"[]"}"#, "'encrypted' is not a JSON object"),
     (#"{"version":1,"encrypted":"{}"}"#, "missing 'encrypted.salt'"),
   ])
@@ -159,7 +174,7 @@ import VaultKeys
     }
     #expect(
       throws: DesktopVaultError.notAVault(
-        reason: "'encrypted' holds a number that is not a whole number in range")
+        reason: "'encrypted.keyMetadata.params.iterations' is not a whole number in range")
     ) {
       try DesktopVault(json: json)
     }
@@ -234,7 +249,6 @@ import VaultKeys
     (#"{"mnemonic":"abandon about"}"#, "abandon about"),
     (#" { "mnemonic" : "abandon about" } "#, "abandon about"),
     (#"{"a":[1,-2.5e3,true,null,{"b":"}\""}],"mnemonic":"x","c":{}}"#, "x"),
-    (#"{"mnemonic":"first","mnemonic":"second"}"#, "second"),
     (#"{"\u006dnemonic":"escaped key"}"#, "escaped key"),
     (#"{"mnemonic":"q\"b\\s\/n\nt\tr\rb\bf\f"}"#, "q\"b\\s/n\nt\tr\rb\u{8}f\u{c}"),
     (#"{"mnemonic":"\u0041\u00e9\u3042\ud83d\ude00"}"#, "Aéあ😀"),
@@ -255,6 +269,9 @@ import VaultKeys
     #"{"mnemonic":"abandon"#,
     #"{"mnemonic":"abandon"} x"#,
     #"{"mnemonic":"abandon",}"#,
+    #"{"mnemonic":"first","mnemonic":"second"}"#,
+    #"{"mnemonic":"abandon"} // comment"#,
+    "\u{FEFF}{\"mnemonic\":\"abandon\"}",
     #"{"mnemonic":"\ud800"}"#,
     #"{"mnemonic":"\udc00x"}"#,
     #"{"mnemonic":"\x"}"#,

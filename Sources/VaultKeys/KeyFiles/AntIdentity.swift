@@ -100,17 +100,22 @@ public struct AntIdentity: Sendable {
     }
   }
 
-  /// The file's bytes: `{"signing_key": …, "overlay_nonce": …}` with two-space indentation and
-  /// a final newline.
+  /// The file's bytes exactly as Freedom's iOS app writes them (`JSONEncoder` with
+  /// `[.prettyPrinted, .sortedKeys]`): members sorted, two-space indentation, a space on each
+  /// side of the colon and no final newline — 176 bytes for a 32-byte key and nonce:
+  /// `{\n  "overlay_nonce" : "<hex>",\n  "signing_key" : "<hex>"\n}`.
   public var json: SecureBytes {
-    let opening = Array("{\n  \"signing_key\": \"".utf8)
-    let middle = Array("\",\n  \"overlay_nonce\": \"\(Hex.encode(overlayNonce))\"\n}\n".utf8)
+    let opening = Array("{\n  \"overlay_nonce\" : \"\(Hex.encode(overlayNonce))\",\n".utf8)
+    let keyOpening = Array("  \"signing_key\" : \"".utf8)
+    let closing = Array("\"\n}".utf8)
     let keyHexCount = 2 * Secp256k1.PrivateKey.byteCount
-    return SecureBytes(count: opening.count + keyHexCount + middle.count) { out in
+    return SecureBytes(count: opening.count + keyOpening.count + keyHexCount + closing.count) {
+      out in
       var cursor = SecureByteCursor(out)
       cursor.append(opening)
+      cursor.append(keyOpening)
       signingKey.rawRepresentation.withUnsafeBytes { cursor.appendHex($0) }
-      cursor.append(middle)
+      cursor.append(closing)
     }
   }
 }

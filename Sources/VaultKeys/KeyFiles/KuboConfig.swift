@@ -62,14 +62,7 @@ public struct KuboConfig: Sendable {
     let peerIDMember = try single("PeerID")
     let privKeyMember = try single("PrivKey")
     let peerID = peerIDMember.map { JSONText.string($0.value, in: raw) }
-    let privateKey = privKeyMember.map { member -> SecureBytes in
-      var count = 0
-      JSONText.decodeString(member.value, in: raw) { _ in count += 1 }
-      return SecureBytes(count: count) { out in
-        var cursor = SecureByteCursor(out)
-        JSONText.decodeString(member.value, in: raw) { cursor.append($0) }
-      }
-    }
+    let privateKey = privKeyMember.map { JSONText.secureString($0.value, in: raw) }
     return (identity, identityMember, peerIDMember, privKeyMember, peerID, privateKey)
   }
 
@@ -102,7 +95,7 @@ public struct KuboConfig: Sendable {
       throw .invalidPrivateKeyText
     }
 
-    let peerIDLiteral = JSONText.quoted(peerID)
+    let peerIDLiteral = Array(JSONValue.quoted(peerID).utf8)
     let privKeyLiteral = SecureBytes(Array("\"".utf8)) + privateKey + SecureBytes(Array("\"".utf8))
     let edits: [(Range<Int>, SecureBytes)] = bytes.withUnsafeBytes { raw in
       plannedEdits(raw, peerID: SecureBytes(peerIDLiteral), privKey: privKeyLiteral)
@@ -172,13 +165,9 @@ public struct KuboConfig: Sendable {
   }
 
   /// The line break and leading spaces before `offset` when it starts a line (a pretty-printed
-  /// member); a single space for a one-line document.
+  /// member); a single space for a one-line document. Whitespace, but kept with the secrets.
   private func indentation(before offset: Int, in raw: UnsafeRawBufferPointer) -> SecureBytes {
-    var start = offset
-    while start > 0, raw[start - 1] == 0x20 || raw[start - 1] == 0x09 { start -= 1 }
-    guard start > 0, raw[start - 1] == 0x0A else { return SecureBytes(Array(" ".utf8)) }
-    return SecureBytes(Array("\n".utf8))
-      + SecureBytes(UnsafeRawBufferPointer(rebasing: raw[start..<offset]))
+    SecureBytes(JSONText.indentation(before: offset, in: raw))
   }
 }
 

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import Foundation
 import Testing
 import VaultKeys
 
@@ -19,10 +20,35 @@ private func antError(_ json: String) -> AntIdentityError? {
 }
 
 @Suite struct AntIdentityTests {
-  @Test func exactFileWithAZeroNonce() throws {
+  /// The bytes iOS's `SwarmNode.writeInjectedIdentity` writes: `JSONEncoder` with
+  /// `[.prettyPrinted, .sortedKeys]`, typed out byte by byte so the encoder itself is not trusted.
+  @Test func exactBytesOfTheIOSApp() throws {
     let identity = try AntIdentity(signingKey: try key())
-    let text = identity.json.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-    #expect(text == "{\n  \"signing_key\": \"\(keyHex)\",\n  \"overlay_nonce\": \"\(zeros)\"\n}\n")
+    var expected: [UInt8] = [0x7B, 0x0A, 0x20, 0x20]  // "{\n  "
+    expected += Array("\"overlay_nonce\"".utf8) + [0x20, 0x3A, 0x20]  // space, colon, space
+    expected += [0x22] + Array(zeros.utf8) + [0x22, 0x2C, 0x0A, 0x20, 0x20]  // ",\n  "
+    expected += Array("\"signing_key\"".utf8) + [0x20, 0x3A, 0x20]
+    expected += [0x22] + Array(keyHex.utf8) + [0x22, 0x0A, 0x7D]  // no final newline
+    let bytes = identity.json.withUnsafeBytes { Array($0) }
+    #expect(bytes.count == 176)
+    #expect(bytes == expected)
+  }
+
+  /// The same bytes as Foundation's own `JSONEncoder` makes with the iOS app's options.
+  @Test func sameBytesAsJSONEncoder() throws {
+    struct IdentityFile: Encodable {
+      let signingKey: String
+      let overlayNonce: String
+      enum CodingKeys: String, CodingKey {
+        case signingKey = "signing_key"
+        case overlayNonce = "overlay_nonce"
+      }
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let encoded = try encoder.encode(IdentityFile(signingKey: keyHex, overlayNonce: zeros))
+    let identity = try AntIdentity(signingKey: try key())
+    #expect(identity.json.withUnsafeBytes { Array($0) } == Array(encoded))
   }
 
   @Test func roundTripWithAGivenNonce() throws {

@@ -267,11 +267,17 @@ private func setIdentity(_ config: String, peerID: String = newPeerID, privKey: 
     #expect(
       configError { () throws(KuboConfigError) in
         _ = try KuboConfig(json: Array("{\"Identity\":{},\"Identity\":{}}".utf8))
+      }
+        == .invalidJSON(
+          "invalid JSON at byte 15: the member \"Identity\" appears twice in one object"))
+    #expect(
+      configError { () throws(KuboConfigError) in
+        _ = try KuboConfig(json: Array("{\"Identity\":{},\"identity\":{}}".utf8))
       } == .duplicateField("Identity"))
     #expect(
       configError { () throws(KuboConfigError) in
         _ = try KuboConfig(json: Array("{\"Identity\":{\"PrivKey\":\"SECRETSECRET\",}}".utf8))
-      } == .invalidJSON("invalid JSON at byte 38: expected a member name"))
+      } == .invalidJSON("invalid JSON at byte 38: trailing comma before '}'"))
     #expect(KuboConfigError.invalidJSON("x").description == "the kubo config is not valid JSON (x)")
     #expect(
       configError { () throws(KuboConfigError) in _ = try KuboConfig(json: Array("[]".utf8)) }

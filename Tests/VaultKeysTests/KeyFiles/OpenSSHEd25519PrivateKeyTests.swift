@@ -119,7 +119,7 @@ private let privateSectionLengthOffset = 15 + 8 + 8 + 4 + 4 + 4 + 51
     let dir = try TemporaryDirectory()
     for length in 0...16 {
       let path = dir.file("key\(length)")
-      try SecureFileWriter.write(
+      try writePrivateFile(
         OpenSSHEd25519PrivateKey.pem(privateKey: try key(), comment: comment(length)), to: path)
       let (status, stdout, stderr) = try run(sshKeygen, ["-y", "-f", path])
       #expect(status == 0, "comment length \(length): \(stderr)")

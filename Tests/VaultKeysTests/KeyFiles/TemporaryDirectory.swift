@@ -62,3 +62,12 @@ func which(_ name: String) -> String? {
   }
   return nil
 }
+
+/// Writes `bytes` to a new file at `path` with mode 0600, as ssh-keygen wants a private key.
+func writePrivateFile(_ bytes: some ContiguousBytes, to path: String) throws {
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+  guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+  defer { close(descriptor) }
+  let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+  guard written == bytes.withUnsafeBytes({ $0.count }) else { throw CocoaError(.fileWriteUnknown) }
+}

@@ -231,7 +231,7 @@ private func decryptError(_ json: [UInt8], password: String) -> Web3KeystoreErro
     #expect(readError(variant([("\"address\":\"839b", "\"address\":\"939b")])) == nil)
     #expect(
       readError(Array("{\"version\":3,".utf8))
-        == .invalidJSON("invalid JSON at byte 13: expected a member name"))
+        == .invalidJSON("invalid JSON at byte 13: unexpected end, expected a member name"))
     #expect(readError(Array("[3]".utf8)) == .wrongType(field: "(top level)", expected: "an object"))
   }
 

@@ -1,6 +1,10 @@
-/// A JSON value whose objects keep the order their keys were written in (JSONSerialization
-/// does not), so `--json` output reads the same every time.
-indirect enum JSONValue {
+/// The package's one JSON writer: a value whose objects keep the order their members were
+/// added in, rendered as RFC 8259 text (UTF-8, no byte-order mark), so key files have the
+/// field order their node expects and `--json` output reads the same every time.
+///
+/// Not for secrets: the text is a `String`. Key files that hold a secret in the clear are
+/// assembled into `SecureBytes` around `quoted` names (see `AntIdentity.json`).
+public indirect enum JSONValue: Sendable, Equatable {
   case string(String)
   case number(UInt64)
   case bool(Bool)
@@ -8,7 +12,7 @@ indirect enum JSONValue {
   case object(JSONObject)
 
   /// The value as JSON text, indented by two spaces per level, ending without a newline.
-  func rendered(indent: String = "") -> String {
+  public func rendered(indent: String = "") -> String {
     switch self {
     case .string(let text): return JSONValue.quoted(text)
     case .number(let number): return String(number)
@@ -28,8 +32,20 @@ indirect enum JSONValue {
     }
   }
 
-  /// `text` as a JSON string literal (RFC 8259 §7).
-  static func quoted(_ text: String) -> String {
+  /// The value as JSON text without any whitespace, as Go's `json.Marshal` writes it.
+  public var compact: String {
+    switch self {
+    case .string, .number, .bool: return rendered()
+    case .array(let elements): return "[" + elements.map(\.compact).joined(separator: ",") + "]"
+    case .object(let object):
+      let members = object.members.map { JSONValue.quoted($0.key) + ":" + $0.value.compact }
+      return "{" + members.joined(separator: ",") + "}"
+    }
+  }
+
+  /// `text` as a JSON string literal (RFC 8259 §7): `"` and `\` escaped, control characters as
+  /// their short escape or `\u00XX`, everything else (valid Unicode) as UTF-8.
+  public static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -51,15 +67,20 @@ indirect enum JSONValue {
 }
 
 /// A JSON object's members in order; written as a dictionary literal.
-struct JSONObject: ExpressibleByDictionaryLiteral {
-  private(set) var members: [(key: String, value: JSONValue)]
+public struct JSONObject: ExpressibleByDictionaryLiteral, Sendable, Equatable {
+  public private(set) var members: [(key: String, value: JSONValue)]
 
-  init(dictionaryLiteral elements: (String, JSONValue)...) {
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
     members = elements.map { (key: $0.0, value: $0.1) }
   }
 
   /// Adds `key` at the end; the writer never repeats a key, so this does not look for one.
-  mutating func append(_ key: String, _ value: JSONValue) {
+  public mutating func append(_ key: String, _ value: JSONValue) {
     members.append((key: key, value: value))
+  }
+
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    lhs.members.count == rhs.members.count
+      && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
   }
 }

@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import Glibc
+import NodeFiles
 import Testing
 import VaultKeys
 

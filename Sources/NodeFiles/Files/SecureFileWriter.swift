@@ -75,7 +75,7 @@ public enum SecureFileWriter {
   }
 
   /// Writes `bytes` to `path` with permissions `mode`: a temporary file in the same directory
-  /// (created exclusively with mode 0600, then set to `mode`), written, `fsync`ed and renamed
+  /// (created exclusively with mode 0600, set to `mode` once filled), written, `fsync`ed and renamed
   /// over `path`, then the directory is `fsync`ed. On failure the temporary file is removed and
   /// any existing file at `path` is unchanged.
   public static func write(
@@ -101,9 +101,6 @@ public enum SecureFileWriter {
       if !published { unlink(temporary) }
     }
 
-    guard fchmod(fd, mode_t(mode)) == 0 else {
-      throw SecureFileError(errno: errno, path: path, operation: "set permissions of")
-    }
     let writeError: Int32? = bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -117,6 +114,10 @@ public enum SecureFileWriter {
       return nil
     }
     if let writeError { throw SecureFileError(errno: writeError, path: path, operation: "write") }
+    // Only now, with the content written, the mode the file ends with (it may share it).
+    guard fchmod(fd, mode_t(mode)) == 0 else {
+      throw SecureFileError(errno: errno, path: path, operation: "set permissions of")
+    }
     guard fsync(fd) == 0 else {
       throw SecureFileError(errno: errno, path: path, operation: "flush")
     }

@@ -1,0 +1,68 @@
+import Glibc
+
+/// What `lstat` or `stat` says about a path.
+public struct FileStatus: Sendable, Equatable {
+  /// The type and permission bits.
+  public let mode: UInt32
+  /// The owner.
+  public let owner: UInt32
+  /// The group.
+  public let group: UInt32
+  /// The inode number: the same file, whatever its name.
+  public let inode: UInt64
+  /// The device the inode is on.
+  public let device: UInt64
+
+  init(_ info: stat) {
+    mode = UInt32(info.st_mode)
+    owner = info.st_uid
+    group = info.st_gid
+    inode = UInt64(info.st_ino)
+    device = UInt64(info.st_dev)
+  }
+
+  /// A directory.
+  public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+  /// A regular file.
+  public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+  /// A symbolic link (only from `lstat`).
+  public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+  /// The permission bits.
+  public var permissions: UInt32 { mode & 0o7777 }
+
+  /// The status of `path` itself (a symbolic link is not followed), or nil when nothing is there.
+  public static func of(_ path: String) throws(NodeFileError) -> FileStatus? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if errno == ENOENT { return nil }
+      throw .system("inspect", path)
+    }
+    return FileStatus(info)
+  }
+
+  /// The status of what `path` names, following symbolic links, or nil when nothing is there.
+  public static func following(_ path: String) throws(NodeFileError) -> FileStatus? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw .system("inspect", path)
+    }
+    return FileStatus(info)
+  }
+}
+
+/// Path helpers shared by the layouts and the transaction.
+public enum NodePath {
+  /// `directory/name`, without doubling a trailing slash.
+  public static func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// The directory part of `path` ("." for a bare name).
+  static func parent(_ path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+  }
+}

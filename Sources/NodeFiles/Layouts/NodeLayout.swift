@@ -1,0 +1,54 @@
+/// What a node keeps in its directory, as far as freedom-keys writes or checks it: the files,
+/// which of them make up the identity, and which state belongs to the identity and goes with it.
+///
+/// Adding a node is adding one static layout (see `bee`, `kubo`, `radicle`, `ant` in the files
+/// next to this one):
+/// 1. List every file an export writes in `files`, relative to the node directory, so that
+///    recovery knows the temporary names (`.<name>.tmp-<hex>`) of older versions to remove.
+/// 2. If several files must change together (a key pair, bee's `keys/`), put them in one
+///    `identityDirectory`: the transaction builds the new directory beside it and swaps the two
+///    with `renameat2(RENAME_EXCHANGE)`, so a reader sees the old directory or the new one.
+///    Files elsewhere are replaced one by one with `rename`, in the order the change lists them.
+/// 3. List in `identityState` what the node keeps for an identity besides its keys (bee's
+///    statestore), to hand to `NodeChange.removing` when an identity is replaced: it is moved
+///    aside before the commit and deleted after it.
+/// Then `NodeDirectory.open(_:layout:)` locks and recovers the directory, and
+/// `NodeDirectory.apply(_:)` applies a `NodeChange`; `verify` opens the same layout to read.
+public struct NodeLayout: Sendable {
+  /// What the directory is, for messages ("bee data directory").
+  public let name: String
+  /// Every file an export writes, relative to the directory.
+  public let files: [String]
+  /// The subdirectory whose files together are one identity, or nil.
+  public let identityDirectory: String?
+  /// What belongs to an identity besides the files written for it, relative to the directory.
+  public let identityState: [String]
+
+  public init(name: String, files: [String], identityDirectory: String?, identityState: [String]) {
+    self.name = name
+    self.files = files
+    self.identityDirectory = identityDirectory
+    self.identityState = identityState
+  }
+
+  /// Names freedom-keys itself keeps in a node directory while it changes it.
+  static let lockName = NodeDirectoryLock.fileName
+  static let intentName = ".freedom-keys.intent"
+  static let stagingName = ".freedom-keys.new"
+  static let asideName = ".freedom-keys.old"
+
+  /// Whether `name` (in the directory or in the identity directory) is a temporary file an
+  /// older or interrupted freedom-keys left: `.<file>.tmp-<12 hex digits>`.
+  func isStaleTemporary(_ name: String, in subdirectory: String?) -> Bool {
+    guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else {
+      return false
+    }
+    let suffix = name[marker.upperBound...]
+    guard suffix.count == 12, suffix.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+      return false
+    }
+    let base = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
+    let prefix = subdirectory.map { $0 + "/" } ?? ""
+    return files.contains(prefix + base) || (subdirectory == nil && base == Self.intentName)
+  }
+}

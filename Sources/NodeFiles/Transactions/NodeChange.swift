@@ -1,0 +1,46 @@
+import CryptoPrimitives
+
+/// A change to a node directory, applied all or nothing by `NodeDirectory.apply(_:)`.
+public struct NodeChange: Sendable {
+  /// One file to write, at a path relative to the node directory.
+  public struct File: Sendable {
+    public let path: String
+    public let bytes: SecureBytes
+    /// The permission bits the file ends with (it is written 0600 and set to this just before
+    /// it takes its place).
+    public let mode: UInt32
+    /// The owner and group to give the file when running as root, or nil for root's own.
+    public let owner: (user: UInt32, group: UInt32)?
+
+    public init(
+      _ path: String, _ bytes: SecureBytes, mode: UInt32 = 0o600,
+      owner: (user: UInt32, group: UInt32)? = nil
+    ) {
+      self.path = path
+      self.bytes = bytes
+      self.mode = mode
+      self.owner = owner
+    }
+  }
+
+  /// The files to write, in the order they are put in place (the identity directory is last).
+  public var files: [File] = []
+  /// What belongs to the identity being replaced (`NodeLayout.identityState`): moved aside
+  /// before the commit, deleted after it; absent paths are skipped.
+  public var removing: [String] = []
+
+  public init(files: [File] = [], removing: [String] = []) {
+    self.files = files
+    self.removing = removing
+  }
+}
+
+/// What `apply` did, for the report.
+public struct NodeChangeResult: Sendable {
+  /// Full paths of the files written.
+  public var written: [String] = []
+  /// Full paths of what was removed with the old identity.
+  public var removed: [String] = []
+  /// Things the caller should tell the user (an old file that could not be deleted).
+  public var warnings: [String] = []
+}

@@ -1,0 +1,73 @@
+/// One value of a document read by `JSONText.parse`, with the byte range it occupies, so a key
+/// file can be read without copying its secrets into Swift strings, and a config file can be
+/// edited by replacing exactly the bytes of a value while every other byte stays as it was.
+struct JSONNode: Sendable {
+  enum Kind: Sendable {
+    case object([JSONMember])
+    case array([JSONNode])
+    /// The content is decoded only on request (`JSONText.string(_:in:)`), never eagerly.
+    case string
+    case number
+    case bool(Bool)
+    case null
+  }
+
+  let kind: Kind
+  /// The value's bytes in the document; for a string, including its quotes.
+  let range: Range<Int>
+
+  /// The members whose name equals `name` ignoring ASCII case, as Go's encoding/json matches
+  /// struct fields (bee reads `Crypto` as well as `crypto`). Empty unless this is an object.
+  /// The reader refuses exact duplicates; callers that match ignoring case check the count.
+  func members(named name: String) -> [JSONMember] {
+    guard case .object(let members) = kind else { return [] }
+    let wanted = name.lowercased()
+    return members.filter { $0.name.lowercased() == wanted }
+  }
+
+  /// The member named exactly `name`, if any (the reader guarantees there is at most one).
+  func member(exactly name: String) -> JSONMember? {
+    guard case .object(let members) = kind else { return nil }
+    return members.first { $0.name == name }
+  }
+
+  var isObject: Bool {
+    if case .object = kind { return true }
+    return false
+  }
+
+  var isString: Bool {
+    if case .string = kind { return true }
+    return false
+  }
+
+  /// A short name of the value's JSON type, for error messages.
+  var typeName: String {
+    switch kind {
+    case .object: "an object"
+    case .array: "an array"
+    case .string: "a string"
+    case .number: "a number"
+    case .bool: "a boolean"
+    case .null: "null"
+    }
+  }
+}
+
+/// One `"name": value` pair of an object.
+struct JSONMember: Sendable {
+  /// The decoded member name.
+  let name: String
+  /// The name's bytes, including its quotes.
+  let nameRange: Range<Int>
+  let value: JSONNode
+}
+
+/// Where and why a document is not strict RFC 8259 JSON in UTF-8. Never quotes the document,
+/// which may hold a secret.
+struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  let offset: Int
+  let problem: String
+
+  var description: String { "invalid JSON at byte \(offset): \(problem)" }
+}

@@ -1,0 +1,41 @@
+import CryptoPrimitives
+import Testing
+import VaultKeys
+
+/// One vector of Vectors/freedom-ios.json: values the Freedom iOS app's tests publish.
+struct IOSVector: Decodable, Sendable, CustomTestStringConvertible {
+  let id: String
+  let mnemonic: String
+  let walletAddress: String?
+  let ipfsPublicKey: String?
+  let ipfsPrivKey: String?
+  var testDescription: String { id }
+}
+
+/// The iOS app's golden values, derived end to end from the mnemonic.
+@Suite struct IOSVectorTests {
+  static let vectors = (try? VectorFile<IOSVector>.load("freedom-ios").vectors) ?? []
+
+  @Test func vectorsLoaded() {
+    #expect(Self.vectors.map(\.id) == ["ios-vector-2-abandon-art-24", "ios-test-junk-12"])
+  }
+
+  @Test(arguments: vectors)
+  func profileMatchesIOS(_ vector: IOSVector) throws {
+    let profile = try FreedomProfile(mnemonic: try Mnemonic(phrase: vector.mnemonic))
+    var checked = 0
+    if let expected = vector.walletAddress {
+      #expect(profile.wallet.address.checksummed == expected)
+      checked += 1
+    }
+    if let expected = vector.ipfsPublicKey {
+      #expect(Hex.encode(profile.ipfs.publicKey.rawRepresentation) == expected)
+      checked += 1
+    }
+    if let expected = vector.ipfsPrivKey {
+      #expect(profile.ipfs.privKeyBase64 == SecureBytes(utf8: expected))
+      checked += 1
+    }
+    #expect(checked > 0, "vector \(vector.id) publishes no value")
+  }
+}

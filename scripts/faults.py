@@ -1,0 +1,627 @@
+#!/usr/bin/env python3
+"""Fault injection for freedom-keys' node directory transactions (issue 8).
+
+For each export (bee --force with state present, kubo --repo --force, radicle --force --alias,
+ant --force) it kills the export with SIGKILL at a random instant and checks the directory at
+once with independent readers (eth-keyfile, ssh-keygen, Python's json), then again after the
+next run (a verify, which finishes or undoes the interrupted change, and an export run to the
+end). It also fills a small tmpfs, makes directories unwritable and runs exports in concurrent
+pairs. The invariants (issue 8, "What to build" 4):
+
+  (a) the files of an identity (bee's keys/, Radicle's key pair, kubo's PeerID and PrivKey) are
+      all of one identity, the old or the new;
+  (b) the old identity's state is never gone while the old key is in place (it may be moved
+      aside into .freedom-keys.old while an intent record says so);
+  (c) the next run finishes or undoes an interrupted change and leaves no temporary files;
+  (d) exit 0 only when the new identity is wholly in place; any other exit leaves the old one
+      wholly in place. Temporary files holding secrets are never readable by others.
+
+Prints one line per violation and, last, "faults: N runs, M violations"; exits 1 on any.
+Mnemonics: only the published test phrases.
+"""
+
+import argparse
+import base64
+import json
+import os
+import random
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+import base58
+import eth_keyfile
+from eth_keys import keys as eth_keys
+
+MNEMONIC_A = "abandon " * 11 + "about"
+MNEMONIC_B = "test " * 11 + "junk"
+SCRYPT_N = "1024"  # the transaction is the same at any cost; a low one keeps runs short
+TRANSACTION_NAMES = (".freedom-keys.intent", ".freedom-keys.new", ".freedom-keys.old")
+
+
+def strict_json(data):
+    """RFC 8259 JSON as Radicle and kubo read it: UTF-8, no duplicate members."""
+
+    def pairs(items):
+        keys = [k for k, _ in items]
+        if len(keys) != len(set(keys)):
+            raise ValueError("duplicate member")
+        return dict(items)
+
+    text = data.decode("utf-8")  # a BOM or UTF-16 fails here or in json
+    if text.startswith("\ufeff"):
+        raise ValueError("BOM")
+    return json.loads(text, object_pairs_hook=pairs)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def exists(path):
+    return os.path.lexists(path)
+
+
+class Violations:
+    def __init__(self):
+        self.count = 0
+
+    def report(self, scenario, run, message):
+        self.count += 1
+        print(f"violation: {scenario} run {run}: {message}", flush=True)
+
+
+class Harness:
+    def __init__(self, binary, rng, scratch):
+        self.binary = binary
+        self.rng = rng
+        self.scratch = scratch
+        self.violations = Violations()
+        self.runs = 0
+        self.mnemonic = {}
+        for name, phrase in (("A", MNEMONIC_A), ("B", MNEMONIC_B)):
+            path = os.path.join(scratch, f"mnemonic-{name}")
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.write(fd, (phrase + "\n").encode())
+            os.close(fd)
+            self.mnemonic[name] = path
+        self.ssh_keygen = shutil.which("ssh-keygen")
+        if not self.ssh_keygen:
+            sys.exit("faults: ssh-keygen is missing (apt-get install openssh-client)")
+
+    # -- running the binary --------------------------------------------------------------
+
+    def command(self, arguments, who):
+        return [self.binary] + arguments + ["--mnemonic-file", self.mnemonic[who]]
+
+    def run(self, arguments, who):
+        p = subprocess.run(self.command(arguments, who), capture_output=True, timeout=120)
+        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+    def killed(self, arguments, who, delay):
+        p = subprocess.Popen(
+            self.command(arguments, who), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        return p.wait()
+
+    def duration(self, make, arguments, who, repeats=5):
+        """The median time of an uninterrupted run: kills are spread over [0, 1.3 x that]."""
+        times = []
+        for _ in range(repeats):
+            directory = make()
+            start = time.monotonic()
+            status, _, err = self.run(arguments(directory), who)
+            times.append(time.monotonic() - start)
+            if status != 0:
+                sys.exit(f"faults: the uninterrupted export failed: {err.strip()}")
+            shutil.rmtree(directory, ignore_errors=True)
+        return sorted(times)[len(times) // 2]
+
+    # -- common checks -------------------------------------------------------------------
+
+    def leftovers(self, directory):
+        """Names freedom-keys must not leave once a run finished: its transaction files,
+        stale temporary files, its lock file."""
+        found = []
+        for base, dirs, files in os.walk(directory):
+            for name in dirs + files:
+                if name in TRANSACTION_NAMES or name == ".freedom-keys.lock" or ".tmp-" in name:
+                    found.append(os.path.relpath(os.path.join(base, name), directory))
+        return found
+
+    def shared_temporaries(self, directory):
+        """Temporary files others could read: any file that is not one of the node's own,
+        readable by group or others, and not inside a directory closed to them."""
+        found = []
+        for base, _, files in os.walk(directory):
+            inside_private = False
+            walk = base
+            while os.path.abspath(walk) != os.path.abspath(directory):
+                if os.lstat(walk).st_mode & 0o077 == 0:
+                    inside_private = True
+                walk = os.path.dirname(walk)
+            for name in files:
+                if ".tmp-" not in name and not base.startswith(
+                    tuple(os.path.join(directory, n) for n in TRANSACTION_NAMES)
+                ):
+                    continue
+                mode = os.lstat(os.path.join(base, name)).st_mode
+                if mode & 0o077 and not inside_private:
+                    found.append(f"{os.path.relpath(os.path.join(base, name), directory)} "
+                                 f"(mode {stat.S_IMODE(mode):04o})")
+        return found
+
+
+# -- the nodes ------------------------------------------------------------------------------
+
+
+class Bee:
+    """bee --force with state present: keys/swarm.key of A plus A's libp2p_v2.key, pss.key,
+    statestore and localstore; B replaces it."""
+
+    name = "bee"
+
+    def __init__(self, h):
+        self.h = h
+        self.template = os.path.join(h.scratch, "bee-template")
+        status, _, err = h.run(
+            ["export", "bee", "--data-dir", self.template, "--scrypt-n", SCRYPT_N], "A")
+        assert status == 0, err
+        for name in ("keys/libp2p_v2.key", "keys/pss.key"):
+            with open(os.path.join(self.template, name), "wb") as f:
+                f.write(b"state of A: " + name.encode())
+            os.chmod(os.path.join(self.template, name), 0o600)
+        for name in ("statestore", "localstore"):
+            os.mkdir(os.path.join(self.template, name), 0o700)
+            with open(os.path.join(self.template, name, "000001.log"), "wb") as f:
+                f.write(b"state of A: " + name.encode())
+        self.address = {"A": self.address_of(self.template)}
+        reference = os.path.join(h.scratch, "bee-B")
+        h.run(["export", "bee", "--data-dir", reference, "--scrypt-n", SCRYPT_N], "B")
+        self.address["B"] = self.address_of(reference)
+
+    def make(self, parent=None):
+        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="bee-")
+        os.rmdir(directory)
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+    def arguments(self, directory, force=True):
+        return (["export", "bee", "--data-dir", directory, "--scrypt-n", SCRYPT_N]
+                + (["--force"] if force else []))
+
+    def verify(self, directory, who):
+        return ["verify", "--bee-dir", directory, "--password-file",
+                os.path.join(directory, "password")]
+
+    @staticmethod
+    def address_of(directory):
+        password = read(os.path.join(directory, "password")).strip(b"\n")
+        keystore = json.loads(read(os.path.join(directory, "keys", "swarm.key")))
+        key = eth_keyfile.decode_keyfile_json(keystore, password)
+        return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+
+    def identity(self, directory, mid_change):
+        """Who the directory belongs to, or raises with what is inconsistent."""
+        if not exists(os.path.join(directory, "keys", "swarm.key")):
+            raise ValueError("keys/swarm.key is missing")
+        try:
+            address = self.address_of(directory)
+        except Exception as error:  # the password file must open the key at every instant
+            raise ValueError(f"password does not open keys/swarm.key ({error})")
+        who = {v: k for k, v in self.address.items()}.get(address)
+        if who is None:
+            raise ValueError(f"keys/swarm.key holds {address}, neither A nor B")
+        keys = sorted(os.listdir(os.path.join(directory, "keys")))
+        if who == "A":
+            if keys != ["libp2p_v2.key", "pss.key", "swarm.key"]:
+                raise ValueError(f"keys/ of A holds {keys}")  # (a)
+            journal = exists(os.path.join(directory, ".freedom-keys.intent"))
+            for state in ("statestore", "localstore"):
+                if exists(os.path.join(directory, state)):
+                    continue
+                aside = os.path.join(directory, ".freedom-keys.old")
+                if mid_change and journal and any(
+                    exists(os.path.join(aside, n, "000001.log"))
+                    for n in (os.listdir(aside) if os.path.isdir(aside) else [])
+                ):
+                    continue
+                raise ValueError(f"{state} of A is gone while A's key is in place")  # (b)
+        else:
+            if keys != ["swarm.key"]:
+                raise ValueError(f"keys/ of B holds {keys}")  # (a)
+            if not mid_change:
+                for state in ("statestore", "localstore"):
+                    if exists(os.path.join(directory, state)):
+                        raise ValueError(f"{state} of A is still there beside B's key")
+        return who
+
+
+class Kubo:
+    """kubo --repo --force: config holding A's Identity; B replaces it. Every member but
+    Identity.PeerID and Identity.PrivKey must stay byte for byte."""
+
+    name = "kubo"
+
+    def __init__(self, h):
+        self.h = h
+        self.template = os.path.join(h.scratch, "kubo-template")
+        os.mkdir(self.template, 0o700)
+        config = (
+            '{\n  "Identity": {\n    "PeerID": "",\n    "PrivKey": ""\n  },\n'
+            '  "Datastore": {"StorageMax": "10GB"},\n  "Addresses": {"API": "/ip4/127.0.0.1/tcp/5001"}\n}\n'
+        )
+        self.empty_config = config
+        self.write_config(self.template, config)
+        status, _, err = h.run(["export", "kubo", "--repo", self.template], "A")
+        assert status == 0, err
+        self.peer = {"A": self.peer_of(self.template)}
+        reference = os.path.join(h.scratch, "kubo-B")
+        os.mkdir(reference, 0o700)
+        self.write_config(reference, config)
+        h.run(["export", "kubo", "--repo", reference], "B")
+        self.peer["B"] = self.peer_of(reference)
+        self.rest = self.without_identity(read(os.path.join(self.template, "config")))
+
+    @staticmethod
+    def write_config(directory, text):
+        path = os.path.join(directory, "config")
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o600)
+
+    @staticmethod
+    def without_identity(data):
+        value = strict_json(data)
+        value["Identity"] = None
+        return value
+
+    def make(self, parent=None):
+        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="kubo-")
+        os.rmdir(directory)
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+    def arguments(self, directory, force=True):
+        return ["export", "kubo", "--repo", directory] + (["--force"] if force else [])
+
+    def verify(self, directory, who):
+        return ["verify", "--kubo-repo", directory]
+
+    @staticmethod
+    def peer_of(directory):
+        identity = strict_json(read(os.path.join(directory, "config")))["Identity"]
+        key = base64.b64decode(identity["PrivKey"], validate=True)
+        if key[:4] != b"\x08\x01\x12\x40" or len(key) != 68:
+            raise ValueError("PrivKey is not an Ed25519 libp2p private key")
+        peer = base58.b58encode(b"\x00\x24\x08\x01\x12\x20" + key[36:]).decode()
+        if peer != identity["PeerID"]:
+            raise ValueError(f"PeerID {identity['PeerID']} is not the PrivKey's {peer}")
+        return peer
+
+    def identity(self, directory, mid_change):
+        data = read(os.path.join(directory, "config"))
+        if self.without_identity(data) != self.rest:
+            raise ValueError("members other than Identity changed")
+        peer = self.peer_of(directory)
+        who = {v: k for k, v in self.peer.items()}.get(peer)
+        if who is None:
+            raise ValueError(f"config holds {peer}, neither A nor B")
+        return who
+
+
+class Radicle:
+    """radicle --force --alias: A's key pair and config.json with alias alice; B with bob."""
+
+    name = "radicle"
+    aliases = {"A": "alice", "B": "bob"}
+
+    def __init__(self, h):
+        self.h = h
+        self.template = os.path.join(h.scratch, "radicle-template")
+        status, _, err = h.run(
+            ["export", "radicle", "--home", self.template, "--alias", "alice"], "A")
+        assert status == 0, err
+        with open(os.path.join(self.template, "config.json"), "w") as f:
+            f.write('{"node": {"alias": "alice", "listen": []}, "preferredSeeds": []}\n')
+        self.key = {"A": self.key_of(self.template)}
+        reference = os.path.join(h.scratch, "radicle-B")
+        h.run(["export", "radicle", "--home", reference, "--alias", "bob"], "B")
+        self.key["B"] = self.key_of(reference)
+
+    def make(self, parent=None):
+        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="radicle-")
+        os.rmdir(directory)
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+    def arguments(self, directory, force=True, who="B"):
+        return (["export", "radicle", "--home", directory, "--alias", self.aliases[who]]
+                + (["--force"] if force else []))
+
+    def verify(self, directory, who):
+        return ["verify", "--radicle-home", directory]
+
+    def key_of(self, directory):
+        private = os.path.join(directory, "keys", "radicle")
+        p = subprocess.run([self.h.ssh_keygen, "-y", "-f", private], capture_output=True,
+                           stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            raise ValueError(f"ssh-keygen cannot read keys/radicle: {p.stderr.decode().strip()}")
+        from_private = p.stdout.split()[1]
+        line = read(os.path.join(directory, "keys", "radicle.pub")).split()
+        if line[0] != b"ssh-ed25519" or line[1] != from_private:
+            raise ValueError("keys/radicle and keys/radicle.pub are of different keys")  # (a)
+        return from_private
+
+    def identity(self, directory, mid_change):
+        who = {v: k for k, v in self.key.items()}.get(self.key_of(directory))
+        if who is None:
+            raise ValueError("the key pair is neither A's nor B's")
+        alias = strict_json(read(os.path.join(directory, "config.json")))["node"]["alias"]
+        if alias not in self.aliases.values():
+            raise ValueError(f"config.json holds alias {alias!r}")
+        if not mid_change and alias != self.aliases[who]:
+            raise ValueError(f"the key of {who} with the alias {alias!r}")  # (d)
+        return who
+
+
+class Ant:
+    """ant --force: identity.json of A; B replaces it."""
+
+    name = "ant"
+
+    def __init__(self, h):
+        self.h = h
+        self.template = os.path.join(h.scratch, "ant-template")
+        status, _, err = h.run(["export", "ant", "--data-dir", self.template], "A")
+        assert status == 0, err
+        self.address = {"A": self.address_of(self.template)}
+        reference = os.path.join(h.scratch, "ant-B")
+        h.run(["export", "ant", "--data-dir", reference], "B")
+        self.address["B"] = self.address_of(reference)
+
+    def make(self, parent=None):
+        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="ant-")
+        os.rmdir(directory)
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+    def arguments(self, directory, force=True):
+        return ["export", "ant", "--data-dir", directory] + (["--force"] if force else [])
+
+    def verify(self, directory, who):
+        return ["verify", "--ant-dir", directory]
+
+    @staticmethod
+    def address_of(directory):
+        value = strict_json(read(os.path.join(directory, "identity.json")))
+        key = bytes.fromhex(value["signing_key"])
+        return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+
+    def identity(self, directory, mid_change):
+        who = {v: k for k, v in self.address.items()}.get(self.address_of(directory))
+        if who is None:
+            raise ValueError("identity.json is neither A's nor B's")
+        return who
+
+
+# -- the scenarios ----------------------------------------------------------------------------
+
+
+def check(h, node, scenario, run, directory, mid_change):
+    """The identity in `directory`, or None after reporting a violation."""
+    try:
+        who = node.identity(directory, mid_change)
+    except Exception as error:
+        h.violations.report(scenario, run, str(error))
+        return None
+    shared = h.shared_temporaries(directory)
+    if shared:
+        h.violations.report(scenario, run, f"temporary files readable by others: {shared}")
+    return who
+
+
+def finished(h, node, scenario, run, directory, status, err, old="A", new="B"):
+    """(d) after a run that ended by itself: exit 0 means new wholly, else old wholly."""
+    who = check(h, node, scenario, run, directory, mid_change=False)
+    if who is None:
+        return None
+    if status == 0 and who != new:
+        h.violations.report(scenario, run, f"exit 0 but {who}'s identity is in place")
+    if status != 0 and who != old:
+        h.violations.report(scenario, run, f"exit {status} ({err.strip()}) but {who}'s identity is in place")
+    left = h.leftovers(directory)
+    if left:
+        h.violations.report(scenario, run, f"left behind: {left}")
+    return who
+
+
+def kill_loop(h, node, runs):
+    scenario = f"{node.name} kill -9"
+    typical = h.duration(node.make, node.arguments, "B")
+    for run in range(runs):
+        h.runs += 1
+        directory = node.make()
+        status = h.killed(node.arguments(directory), "B", h.rng.uniform(0, 1.3 * typical))
+        who = check(h, node, scenario, run, directory, mid_change=True)
+        # The next run: verify with the mnemonic found finishes or undoes the change.
+        if who is not None:
+            v_status, _, v_err = h.run(node.verify(directory, who), who)
+            after = check(h, node, scenario + " then verify", run, directory, mid_change=False)
+            if v_status != 0:
+                h.violations.report(scenario, run, f"verify of {who} exited {v_status}: {v_err.strip()}")
+            if after is not None and after != who:
+                h.violations.report(scenario, run, f"verify turned {who} into {after}")
+            left = h.leftovers(directory)
+            if left:
+                h.violations.report(scenario, run, f"verify left {left}")
+        # And an export run to its end.
+        e_status, _, e_err = h.run(node.arguments(directory), "B")
+        if e_status != 0:
+            h.violations.report(scenario, run, f"the export after the kill exited {e_status}: {e_err.strip()}")
+        finished(h, node, scenario + " then export", run, directory, e_status, e_err)
+        shutil.rmtree(directory, ignore_errors=True)
+        del status
+
+
+def make_unwritable(path):
+    """chmod 0500 (plain user) or chattr +i (root); returns the undo or None."""
+    if os.geteuid() != 0:
+        mode = stat.S_IMODE(os.lstat(path).st_mode)
+        os.chmod(path, 0o500 if os.path.isdir(path) else 0o400)
+        return lambda: os.chmod(path, mode)
+    if subprocess.run(["chattr", "+i", path], capture_output=True).returncode != 0:
+        return None
+    return lambda: subprocess.run(["chattr", "-i", path], capture_output=True)
+
+
+def unwritable(h, node, targets):
+    scenario = f"{node.name} unwritable"
+    for target in targets:
+        h.runs += 1
+        directory = node.make()
+        path = os.path.join(directory, target) if target else directory
+        if os.geteuid() != 0 and not os.path.isdir(path):
+            # A plain user's chmod of a file does not stop a rename over it; nothing to test.
+            shutil.rmtree(directory, ignore_errors=True)
+            continue
+        undo = make_unwritable(path)
+        if undo is None:
+            print(f"faults: skipped {scenario} {target or '.'}: chattr +i failed on this file system")
+            shutil.rmtree(directory, ignore_errors=True)
+            continue
+        status, _, err = h.run(node.arguments(directory), "B")
+        undo()
+        # An unchangeable old key file may stay behind after a successful swap: the run must
+        # say so, and the next run removes it.
+        finished(h, node, f"{scenario} {target or '.'}", 0, directory, status, err) if status != 0 else None
+        if status == 0:
+            check(h, node, f"{scenario} {target or '.'}", 0, directory, mid_change=False)
+            s2, _, e2 = h.run(node.arguments(directory), "B")
+            finished(h, node, f"{scenario} {target or '.'} then export", 0, directory, s2, e2)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def full_disk(h, node, runs):
+    scenario = f"{node.name} full disk"
+    mount = tempfile.mkdtemp(dir=h.scratch, prefix="tmpfs-")
+    if os.geteuid() != 0 or subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", mount], capture_output=True
+    ).returncode != 0:
+        print(f"faults: skipped {scenario}: a tmpfs cannot be mounted here (needs root and "
+              "mount rights)")
+        return
+    try:
+        for run in range(runs):
+            h.runs += 1
+            directory = node.make(parent=mount)
+            filler = os.path.join(mount, "filler")
+            st = os.statvfs(mount)
+            free = st.f_bavail * st.f_frsize
+            # Leave between nothing and a few blocks free, so the export runs out of space at
+            # different steps.
+            leave = h.rng.choice([0, 0, 4096, 8192, 12288, 16384, 24576, 32768])
+            with open(filler, "wb") as f:
+                try:
+                    f.write(b"\0" * max(0, free - leave))
+                except OSError:
+                    pass
+            status, _, err = h.run(node.arguments(directory), "B")
+            finished(h, node, scenario, run, directory, status, err)
+            os.unlink(filler)
+            shutil.rmtree(directory, ignore_errors=True)
+    finally:
+        subprocess.run(["umount", mount], capture_output=True)
+
+
+def concurrent(h, node, runs):
+    for run in range(runs):
+        for same, force in ((True, False), (False, False), (True, True), (False, True)):
+            scenario = f"{node.name} concurrent {'same' if same else 'different'} mnemonic{' --force' if force else ''}"
+            h.runs += 1
+            directory = node.make()
+            # Start from a directory without the identity files, as a fresh node.
+            for name in ("keys", "config.json", "identity.json", "password", "statestore",
+                         "localstore"):
+                target = os.path.join(directory, name)
+                if os.path.isdir(target):
+                    shutil.rmtree(target)
+                elif exists(target):
+                    os.unlink(target)
+            if node.name == "kubo":
+                Kubo.write_config(directory, node.empty_config)
+            whos = ("A", "A") if same else ("A", "B")
+            procs = []
+            for who in whos:
+                arguments = node.arguments(directory, force=force)
+                if node.name == "radicle":
+                    arguments = node.arguments(directory, force=force, who=who)
+                procs.append(subprocess.Popen(h.command(arguments, who), stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE))
+            results = [(p.wait(), p.stdout.read().decode(), p.stderr.read().decode()) for p in procs]
+            statuses = [r[0] for r in results]
+            try:
+                final = node.identity(directory, mid_change=False)
+            except Exception as error:
+                h.violations.report(scenario, run, f"{error}; exits {statuses}")
+                shutil.rmtree(directory, ignore_errors=True)
+                continue
+            winners = [who for who, (status, _, _) in zip(whos, results) if status == 0]
+            if not same and not force and len(winners) == 2:
+                h.violations.report(scenario, run, "both exited 0: one identity replaced the other silently")
+            if final not in winners:
+                h.violations.report(scenario, run, f"{final} is in place but exits were {statuses}")
+            for status, _, err in results:
+                if "kubo daemon" in err:
+                    h.violations.report(scenario, run, f"the other freedom-keys was reported as a daemon: {err.strip()}")
+                if status != 0 and not ("--force replaces it" in err or "another freedom-keys is changing" in err):
+                    h.violations.report(scenario, run, f"unexpected failure: {err.strip()}")
+            left = h.leftovers(directory)
+            if left:
+                h.violations.report(scenario, run, f"left behind: {left}")
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--runs", type=int, default=100, help="kill -9 runs per export")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--only", default=None, help="bee, kubo, radicle or ant")
+    args = parser.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    print(f"faults: seed {seed}, {args.runs} kill -9 runs per export", flush=True)
+    scratch = tempfile.mkdtemp(prefix="freedom-keys-faults-")
+    os.chmod(scratch, 0o700)
+    started = time.monotonic()
+    try:
+        h = Harness(os.path.abspath(args.binary), random.Random(seed), scratch)
+        nodes = [Bee(h), Kubo(h), Radicle(h), Ant(h)]
+        for node in nodes:
+            if args.only and node.name != args.only:
+                continue
+            kill_loop(h, node, args.runs)
+            full_disk(h, node, max(3, args.runs // 10))
+            concurrent(h, node, max(2, args.runs // 25))
+        unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])
+        unwritable(h, nodes[1], ["", "config"])
+        unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])
+        unwritable(h, nodes[3], ["", "identity.json"])
+    finally:
+        subprocess.run(["chattr", "-R", "-i", scratch], capture_output=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"faults: {time.monotonic() - started:.0f} s")
+    print(f"faults: {h.runs} runs, {h.violations.count} violations")
+    sys.exit(1 if h.violations.count else 0)
+
+
+if __name__ == "__main__":
+    main()
