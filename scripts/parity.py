@@ -29,8 +29,8 @@ identity.json is read back to the Swarm address. A binary without `export` fails
 
 Today's Freedom (issue 10), for the same sample: identity.json must be byte for byte what iOS
 writes; `export antd` into a new directory, into desktop's own data directory and with
---password-file must leave a keys/swarm.key that eth-keyfile decrypts with the password desktop
-reads from config.yaml; `export freedom` must write an installation whose vault an independent
+--password-file must leave a keys/swarm.key that eth-keyfile decrypts with the password antd
+reads from config.yaml (YAML, read with PyYAML), on a line that desktop's rewrite keeps; `export freedom` must write an installation whose vault an independent
 browser-passworder (below) opens to the phrase, whose vault-meta.json holds the reference
 addresses and whose ant-data and Radicle home hold the derived keys. A binary without `export
 antd` / `export freedom` skips these checks and says so.
@@ -964,19 +964,24 @@ def check_desktop_exports(
         data_dir = scratch / f"antd-{kind}"
         args = ["--data-dir", str(data_dir)]
         before: bytes | None = None
-        moved: dict[str, bytes] = {}
+        removed: dict[str, bytes] = {}
         if kind == "desktop":
-            # Desktop's own config.yaml (its password: 64 hex digits) and antd's self-made
-            # identity, which the export moves aside.
+            # Desktop's own config.yaml (its password: 64 hex digits) and the identity antd
+            # made itself before the restore, which the export removes: the mnemonic's own key
+            # (no --force needed) or a random one (--force).
             data_dir.mkdir(mode=0o700)
             before = desktop_config_yaml(str(data_dir), rng.randbytes(32).hex(), rng.random() < 0.5)
             write_private(data_dir / "config.yaml", before)
-            moved = {
-                "identity.json": ios_identity_json(rng.randbytes(32)),
-                "signing.key": rng.randbytes(32),
+            own = rng.random() < 0.5
+            key = bytes.fromhex(str(expected["swarm.privateKey"])) if own else rng.randbytes(32)
+            removed = {
+                "identity.json": ios_identity_json(key),
+                "signing.key": key.hex().encode() + b"\n",
             }
-            for name, data in moved.items():
+            for name, data in removed.items():
                 write_private(data_dir / name, data)
+            if not own:
+                args.append("--force")
         elif kind == "password-file":
             password_file_text = case.password + rng.choice(["", "\n", "\r\n"])
             password_file = scratch / "antd-password"
@@ -993,17 +998,11 @@ def check_desktop_exports(
                 )
             elif kind == "desktop":
                 check("antd (desktop) config.yaml kept byte for byte", before, config)
-                for name, data in moved.items():
+                for name in removed:
                     check(
-                        f"antd (desktop) {name} moved out of the data directory",
+                        f"antd (desktop) antd's own {name} removed",
                         False,
                         (data_dir / name).exists(),
-                    )
-                    kept = sorted(data_dir.glob(f"old-identity-*/{name}"))
-                    check(
-                        f"antd (desktop) {name} kept in old-identity-*/",
-                        [data],
-                        [p.read_bytes() for p in kept],
                     )
             else:
                 # antd trims trailing CR/LF from a password file.
