@@ -7,7 +7,7 @@ import VaultKeys
 /// password in `config.yaml` — what desktop Freedom's `ant-data` holds.
 struct ExportAntdCommand: ParsableCommand {
   static let dataDir = Option.value(
-    "data-dir", "dir", help: "antd's data directory (desktop: <userData>/ant-data).")
+    "data-dir", "dir", help: "antd's data directory (desktop: ant-data).")
   static let passwordFile = Option.value(
     "password-file", "path", help: "Password when config.yaml has none.")
   static let force = Option.flag("force", help: "Replace another identity; remove its state.")

@@ -6,7 +6,7 @@ struct ExportCommand: ParsableCommand {
       abstract: "Write the key files of a bee, kubo, Ant, antd or Radicle node.",
       subcommands: [
         ExportBeeCommand.self, ExportKuboCommand.self, ExportAntCommand.self,
-        ExportRadicleCommand.self, ExportAntdCommand.self,
+        ExportRadicleCommand.self, ExportAntdCommand.self, ExportFreedomCommand.self,
       ])
   }
 

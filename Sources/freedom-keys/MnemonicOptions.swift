@@ -47,11 +47,14 @@ struct MnemonicOptions {
   /// The command, for the hint of a usage error found while reading.
   private let commandPath: String
 
-  init(_ arguments: ParsedArguments) throws(CLIError) {
+  /// With `passwordAlsoWritesVault` (`export freedom`), `--vault-password-file` without
+  /// `--vault-file` is the password of the vault the command writes, not a mnemonic source.
+  init(_ arguments: ParsedArguments, passwordAlsoWritesVault: Bool = false) throws(CLIError) {
     commandPath = arguments.commandPath
     mnemonicPath = arguments.value(Self.mnemonicFile)
     vaultPath = arguments.value(Self.vaultFile)
-    vaultPasswordPath = arguments.value(Self.vaultPasswordFile)
+    vaultPasswordPath =
+      passwordAlsoWritesVault && vaultPath == nil ? nil : arguments.value(Self.vaultPasswordFile)
     passphrasePath = arguments.value(Self.passphraseFile)
     if mnemonicPath != nil, vaultPath != nil {
       throw arguments.usage(

@@ -133,6 +133,7 @@ struct ExportTests {
   static let exports: [[String]] = [
     ["export", "bee", "--data-dir"], ["export", "kubo", "--key-file"],
     ["export", "ant", "--data-dir"], ["export", "radicle", "--home"],
+    ["export", "antd", "--data-dir"], ["export", "freedom", "--user-data"],
   ]
 
   @Test(arguments: exports)
@@ -178,7 +179,7 @@ struct ExportTests {
     #expect(run.status == 0)
     #expect(
       run.stdout == """
-        OVERVIEW: Write the key files of a bee, kubo, Ant or Radicle node.
+        OVERVIEW: Write the key files of a bee, kubo, Ant, antd or Radicle node.
 
         USAGE: freedom-keys export <subcommand>
 
@@ -190,6 +191,8 @@ struct ExportTests {
           kubo        Put the IPFS key m/44'/73405'/0'/0'/0' into a kubo repo.
           ant         Write Ant's identity.json for the Swarm key m/44'/60'/0'/0/1.
           radicle     Write Radicle's keys for the key m/44'/73404'/0'/0'/0'.
+          antd        Write antd's keys/swarm.key for the Swarm wallet m/44'/60'/0'/0/1.
+          freedom     Restore a desktop Freedom installation (ant-data, Radicle, vault).
 
           See 'freedom-keys export <subcommand> --help' for detailed help.
 
@@ -197,7 +200,8 @@ struct ExportTests {
   }
 
   @Test(arguments: [
-    ["export", "bee"], ["export", "kubo"], ["export", "ant"], ["export", "radicle"], ["verify"],
+    ["export", "bee"], ["export", "kubo"], ["export", "ant"], ["export", "radicle"],
+    ["export", "antd"], ["export", "freedom"], ["verify"],
     ["keystore", "inspect"],
   ])
   func helpFitsEightyColumns(command: [String]) throws {

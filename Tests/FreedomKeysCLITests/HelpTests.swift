@@ -14,7 +14,7 @@ struct HelpTests {
     SUBCOMMANDS:
       derive      Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.
       mnemonic    Generate a new mnemonic or check one before using it.
-      export      Write the key files of a bee, kubo, Ant or Radicle node.
+      export      Write the key files of a bee, kubo, Ant, antd or Radicle node.
       verify      Check that node directories hold the identities of a mnemonic.
       keystore    Inspect Web3 Secret Storage (v3) key files, such as swarm.key.
 
