@@ -1015,7 +1015,8 @@ def check_desktop_exports(
     # derive other keys from it than the ones written beside it), and its entropy is exported
     # again as a plain English phrase.
     if case.language == "english" and not case.passphrase:
-        twin, twin_secrets = case, secrets
+        # `export freedom` has no --passphrase-file (desktop has no passphrase).
+        twin, twin_secrets = case, secrets[:2]
     else:
         refused = scratch / "freedom-refused"
         vault_password_file = scratch / "vault-password"
