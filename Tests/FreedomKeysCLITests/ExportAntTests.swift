@@ -63,11 +63,8 @@ struct ExportAntTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("ant")
     try makeDirectory(dir)
-    guard setImmutable(dir, true) else {
-      Issue.record("chattr +i is unavailable: cannot make a directory read-only for root")
-      return
-    }
-    defer { _ = setImmutable(dir, false) }
+    let restore = try makeReadOnlyDirectory(dir)
+    defer { restore() }
     let run = try fixture.run(["export", "ant", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")

@@ -256,11 +256,8 @@ struct ExportBeeTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("bee")
     try makeDirectory(dir)
-    guard setImmutable(dir, true) else {
-      Issue.record("chattr +i is unavailable: cannot make a directory read-only for root")
-      return
-    }
-    defer { _ = setImmutable(dir, false) }
+    let restore = try makeReadOnlyDirectory(dir)
+    defer { restore() }
     let run = try fixture.run(["export", "bee", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")
@@ -275,11 +272,8 @@ struct ExportBeeTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("bee")
     try makeDirectory(dir + "/keys")
-    guard setImmutable(dir + "/keys", true) else {
-      Issue.record("chattr +i is unavailable: cannot make a directory read-only for root")
-      return
-    }
-    defer { _ = setImmutable(dir + "/keys", false) }
+    let restore = try makeReadOnlyDirectory(dir + "/keys")
+    defer { restore() }
     let run = try fixture.run(["export", "bee", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")
