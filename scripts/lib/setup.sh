@@ -4,8 +4,9 @@
 # What the package builds against (pkg-config finds the three C libraries).
 FK_BUILD_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
 # What the tests run besides the built binary: ssh-keygen reads the Radicle keys we write;
-# chattr (e2fsprogs) makes a directory read-only for root (without it those tests are skipped).
-FK_TEST_PACKAGES=(openssh-client e2fsprogs)
+# chattr (e2fsprogs) makes a directory read-only for root (without it those tests are skipped);
+# man (man-db) renders the man pages; bash and zsh load the completion scripts.
+FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh)
 
 fk_say() { printf 'freedom-keys setup: %s\n' "$*" >&2; }
 
