@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import VaultKeys
 
 /// `freedom-keys export radicle`: the Radicle key as `keys/radicle` and `keys/radicle.pub`, and
