@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// AES from OpenSSL libcrypto, which libsodium lacks in the modes needed here.
 public enum AES {

@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// Ed25519 keys from libsodium: a 32-byte seed (SLIP-0010's private key) and its public key.
 public enum Ed25519 {

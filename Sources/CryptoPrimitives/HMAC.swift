@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// A keyed HMAC state whose value can be copied, so a key is processed once and reused
 /// (PBKDF2 runs thousands of MACs under one key).

@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// PBKDF2 (RFC 8018) over HMAC-SHA512 (BIP-39 seeds) and HMAC-SHA256 (keystores, vaults).
 ///

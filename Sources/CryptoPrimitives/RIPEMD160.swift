@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// RIPEMD-160, from OpenSSL libcrypto (libsodium has none); BIP-32 fingerprints need it.
 public enum RIPEMD160 {

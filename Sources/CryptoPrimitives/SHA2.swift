@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// SHA-256 (FIPS 180-4), from libsodium.
 public enum SHA256 {

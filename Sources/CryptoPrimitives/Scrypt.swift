@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// scrypt (RFC 7914) from libsodium's `crypto_pwhash_scryptsalsa208sha256_ll`.
 public enum Scrypt {

@@ -1,5 +1,5 @@
 internal import CSecp256k1
-import Foundation
+import FoundationEssentials
 
 /// secp256k1 keys over libsecp256k1, with the tweak operations BIP-32 needs.
 public enum Secp256k1 {

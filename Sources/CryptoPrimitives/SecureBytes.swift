@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// A buffer for secrets (seeds, private keys, chain codes, passwords) that is locked in memory
 /// where the system allows it and wiped with `sodium_memzero` when the last copy goes away.

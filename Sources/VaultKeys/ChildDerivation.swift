@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// The HMAC-SHA512 step shared by BIP-32 and SLIP-0010 child derivation.
 ///

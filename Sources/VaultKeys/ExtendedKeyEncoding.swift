@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// The network an extended key is labelled for: its version bytes (xprv/xpub or tprv/tpub).
 public enum ExtendedKeyNetwork: Sendable, Hashable {

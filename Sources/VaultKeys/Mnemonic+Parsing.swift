@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 extension Mnemonic {
   /// Parses a phrase given as UTF-8 text (see `init(phrase: String, language:)`).
@@ -62,10 +62,15 @@ extension Mnemonic {
 
   /// The words of `phrase` in NFKD, as typed: split on Unicode whitespace, BOM dropped.
   static func tokens(of phrase: String) -> [String] {
+    if UnicodeNormalization.isASCII(phrase) {
+      // ASCII is its own NFKD; its whitespace is space, tab, LF, VT, FF and CR.
+      return phrase.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })
+        .map { String(decoding: $0, as: UTF8.self) }
+    }
     var scalars = Substring(phrase).unicodeScalars
     if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
     // NFKD also turns U+3000 and other compatibility spaces into U+0020.
-    let normalized = String(scalars).decomposedStringWithCompatibilityMapping
+    let normalized = UnicodeNormalization.nfkd(String(scalars))
     return normalized.unicodeScalars.split(whereSeparator: \.properties.isWhitespace).map {
       String($0)
     }

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// A BIP-39 mnemonic: entropy of 16…32 bytes, written as 12…24 words of one official wordlist.
 ///
@@ -63,7 +63,8 @@ public struct Mnemonic: Sendable {
   /// `passphrase` is UTF-8 text; bytes that are not valid UTF-8 are used unchanged, since they
   /// cannot be normalised.
   public func seed(passphrase: SecureBytes = SecureBytes(count: 0) { _ in }) -> SecureBytes {
-    let sentence = joinedWords(Wordlist.named(language).normalizedWords, separator: [0x20])
+    // The embedded lists are in NFKD already (a test checks it), so the words are used as they are.
+    let sentence = joinedWords(Wordlist.named(language).words, separator: [0x20])
     let salt = SecureBytes(utf8: "mnemonic") + Self.compatibilityDecomposed(passphrase)
     return PBKDF2.hmacSHA512(
       password: sentence, salt: salt, iterations: Self.seedIterations,
@@ -98,6 +99,6 @@ public struct Mnemonic: Sendable {
     guard !ascii,
       let string = text.withUnsafeBytes({ String(validating: $0, as: UTF8.self) })
     else { return text }
-    return SecureBytes(utf8: string.decomposedStringWithCompatibilityMapping)
+    return SecureBytes(utf8: UnicodeNormalization.nfkd(string))
   }
 }

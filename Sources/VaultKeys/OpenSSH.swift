@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// The OpenSSH wire encoding (RFC 4251 §5) of Ed25519 public keys, their `authorized_keys`
 /// line and their SHA-256 fingerprint, as `ssh-keygen -l` prints it.
@@ -49,6 +49,6 @@ public enum OpenSSH {
   /// `SHA256:` ‖ unpadded base64 of SHA-256(blob), as `ssh-keygen -l` prints.
   public static func fingerprint(_ publicKey: Ed25519.PublicKey) -> String {
     let digest = Data(SHA256.hash(publicKeyBlob(publicKey))).base64EncodedString()
-    return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
+    return "SHA256:" + digest.filter { $0 != "=" }
   }
 }

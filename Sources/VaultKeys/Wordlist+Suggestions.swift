@@ -13,7 +13,7 @@ extension Wordlist {
     let prefixed = uniquePrefixIndex(forKey: key, minimumLength: 1)
 
     var ranked: [(distance: Int, sharedPrefix: Int, index: Int)] = []
-    for (index, candidate) in normalizedWords.enumerated() {
+    for (index, candidate) in words.enumerated() {
       let letters = Array(candidate)
       var distance = Self.editDistance(typed, letters, limit: maximumDistance)
       if index == prefixed {
@@ -36,7 +36,7 @@ extension Wordlist {
   func uniquePrefixIndex(forKey key: String, minimumLength: Int) -> Int? {
     guard key.count >= minimumLength else { return nil }
     var found: Int?
-    for (index, word) in normalizedWords.enumerated() where word.hasPrefix(key) {
+    for (index, word) in words.enumerated() where word.hasPrefix(key) {
       guard found == nil else { return nil }
       found = index
     }

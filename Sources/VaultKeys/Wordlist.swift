@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One of the ten official BIP-39 wordlists, embedded in the library so the tool works offline.
 public struct Wordlist: Sendable {
@@ -15,14 +15,14 @@ public struct Wordlist: Sendable {
 
   /// The language of this list.
   public let language: Language
-  /// The 2048 words in order, as published (not normalised).
+  /// The 2048 words in order, as published. The published lists are in Unicode NFKD and
+  /// lowercase already (a test checks both), the form whose UTF-8 bytes make up a seed's
+  /// password, so each word is also its own matching key.
   public let words: [String]
-  /// The words in Unicode NFKD, the form whose UTF-8 bytes make up a seed's password.
-  let normalizedWords: [String]
   /// Word index by matching key (see `matchingKey`).
   private let indexByKey: [String: Int]
 
-  /// The list for `language`, decoded and normalised once per process on first use.
+  /// The list for `language`, decoded and indexed once per process on first use.
   public static func named(_ language: Language) -> Wordlist {
     switch language {
     case .english: Loaded.english
@@ -80,18 +80,18 @@ public struct Wordlist: Sendable {
       String(decoding: $0, as: UTF8.self)
     }
     precondition(words.count == Self.wordCount, "the embedded \(language) wordlist is damaged")
-    normalizedWords = words.map { $0.decomposedStringWithCompatibilityMapping }
-    indexByKey = Dictionary(
-      zip(words.map(Self.matchingKey), words.indices), uniquingKeysWith: { first, _ in first })
+    var index: [String: Int] = [:]
+    index.reserveCapacity(Self.wordCount)
+    for (position, word) in words.enumerated() where index[word] == nil { index[word] = position }
+    indexByKey = index
   }
 
   /// The form in which words are compared: NFKD, lowercased (and NFKD again, as lowercasing can
   /// compose). Words in NFKD are equal exactly when their bytes are, so Swift's
   /// canonical-equivalence `==` cannot blur two different words.
   static func matchingKey(_ word: String) -> String {
-    if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
-    return word.decomposedStringWithCompatibilityMapping.lowercased()
-      .decomposedStringWithCompatibilityMapping
+    if UnicodeNormalization.isASCII(word) { return word.lowercased() }
+    return UnicodeNormalization.nfkd(UnicodeNormalization.nfkd(word).lowercased())
   }
 
   /// The index of a matching key (already normalised by `matchingKey`).

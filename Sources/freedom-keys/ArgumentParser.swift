@@ -36,8 +36,8 @@ enum Invocation {
   case help(any ParsableCommand.Type, commandPath: String)
   /// Print the version.
   case version
-  /// Run this command.
-  case run(any ParsableCommand)
+  /// Run this command (or one of the tool's own actions).
+  case run(any Runnable)
 }
 
 /// Turns `CommandLine.arguments` into an `Invocation`: subcommand words first, then options
@@ -48,38 +48,95 @@ enum ArgumentParser {
   static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(CLIError)
     -> Invocation
   {
-    var command = root
-    var commandPath = root.configuration.name
     var rest = arguments[...]
-    while let word = rest.first, !word.hasPrefix("-"), !command.configuration.subcommands.isEmpty {
-      guard
-        let sub = command.configuration.subcommands.first(where: { $0.configuration.name == word })
-      else { break }
-      command = sub
-      commandPath += " " + word
-      rest = rest.dropFirst()
-    }
-    if !command.configuration.subcommands.isEmpty, let word = rest.first, !word.hasPrefix("-") {
-      // A word that names no command is an error even beside --help: a typo must not look
-      // like success to a script.
-      throw unexpected(
-        Array(rest.prefix { !$0.hasPrefix("-") }), command: command,
-        parsed: ParsedArguments(commandPath: commandPath))
-    }
+    let node = try resolve(&rest, from: CommandNode(command: root, words: []))
+    let command = node.command
+    let commandPath = node.commandPath
     let options = rest.prefix(while: { $0 != "--" })
     if options.contains(where: helpNames.contains) {
       return .help(command, commandPath: commandPath)
     }
-    if ObjectIdentifier(command) == ObjectIdentifier(root), options.first == "--version" {
-      return .version
+    if node.isHelp {
+      // `help export bee`: the words name the command whose help is shown.
+      var words = rest
+      let target = try resolve(&words, from: CommandNode(command: root, words: []))
+      if let extra = words.first {
+        throw extra.hasPrefix("-")
+          ? ParsedArguments(commandPath: commandPath).usage("unknown option '\(optionName(extra))'")
+          : unexpected([extra], command: root, parsed: ParsedArguments(commandPath: commandPath))
+      }
+      return .help(target.command, commandPath: target.commandPath)
+    }
+    if node.isRoot, let first = options.first {
+      if first == "--version" { return .version }
+      if let action = try toolAction(first, rest.dropFirst(), commandPath: commandPath) {
+        return .run(action)
+      }
     }
 
     let parsed = try parseOptions(rest, of: command, commandPath: commandPath)
-    if !command.configuration.subcommands.isEmpty {
-      // A group given no subcommand shows what it offers.
-      return .help(command, commandPath: commandPath)
+    if node.isGroup {
+      // A group given no subcommand is a usage error that lists what it offers.
+      return .run(MissingSubcommand(node: node))
     }
     return .run(try command.init(parsed))
+  }
+
+  /// Follows the leading subcommand words from `node`, removing them from `rest`. A word that
+  /// names no subcommand of a group is an error even beside --help: a typo must not look like
+  /// success to a script.
+  private static func resolve(_ rest: inout ArraySlice<String>, from node: CommandNode)
+    throws(CLIError) -> CommandNode
+  {
+    var node = node
+    while let word = rest.first, !word.hasPrefix("-"), node.isGroup {
+      guard let child = node.children.first(where: { $0.words.last == word }) else {
+        throw unexpected(
+          Array(rest.prefix { !$0.hasPrefix("-") }), command: node.command,
+          parsed: ParsedArguments(commandPath: node.commandPath))
+      }
+      node = child
+      rest = rest.dropFirst()
+    }
+    return node
+  }
+
+  /// The name part of `--name=value`: whatever follows '=' could be a secret.
+  private static func optionName(_ argument: String) -> String {
+    String(argument.prefix(while: { $0 != "=" }))
+  }
+
+  /// `--generate-manual DIR` and `--generate-completion-script SHELL`, given to the tool
+  /// itself; nil for any other option.
+  private static func toolAction(
+    _ first: String, _ following: ArraySlice<String>, commandPath: String
+  ) throws(CLIError) -> (any Runnable)? {
+    let parsed = ParsedArguments(commandPath: commandPath)
+    let name = optionName(first)
+    guard name == "--" + ManualPages.option.name || name == "--" + CompletionScript.option.name
+    else { return nil }
+    let option =
+      name == "--" + ManualPages.option.name ? ManualPages.option : CompletionScript.option
+    var following = following
+    let value: String
+    if first.count > name.count {
+      value = String(first.dropFirst(name.count + 1))
+    } else if let next = following.popFirst(), !next.hasPrefix("-") {
+      value = next
+    } else {
+      throw parsed.usage("missing value for \(option.synopsis)")
+    }
+    if let extra = following.first {
+      throw extra.hasPrefix("-")
+        ? parsed.usage("unknown option '\(optionName(extra))'")
+        : parsed.usage("unexpected argument '\(extra)'")
+    }
+    guard !value.isEmpty else { throw parsed.usage("missing value for \(option.synopsis)") }
+    if option == ManualPages.option { return ManualPages(directory: value) }
+    guard let shell = CompletionScript.Shell(rawValue: value) else {
+      throw parsed.usage("\(option.synopsis) must be bash, zsh or fish")
+    }
+    return CompletionScript(shell: shell)
   }
 
   private static func parseOptions(
@@ -148,5 +205,15 @@ enum ArgumentParser {
         positionals.count == 1 ? "unknown command '\(positionals[0])'" : "unknown command")
     }
     return parsed.usage("unexpected argument '\(positionals[0])'")
+  }
+}
+
+/// A group command given no subcommand: its help on stderr, then a usage error (exit 2).
+struct MissingSubcommand: Runnable {
+  let node: CommandNode
+
+  func run() throws {
+    Output.standardError(HelpText.render(node) + "\n")
+    throw CLIError.usage("missing subcommand", commandPath: node.commandPath)
   }
 }

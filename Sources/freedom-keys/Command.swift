@@ -1,3 +1,24 @@
+/// What a shell offers when completing an option's value.
+enum ValueCompletion: Sendable, Hashable {
+  /// Free text (a number, a hex string): nothing to offer.
+  case none
+  /// A file name.
+  case file
+  /// A directory name.
+  case directory
+  /// One of these words.
+  case choices([String])
+
+  /// The default for a value placeholder: `<path>` and `<file>` are files, `<dir>` directories.
+  static func inferred(from valueName: String) -> ValueCompletion {
+    switch valueName {
+    case "path", "file": .file
+    case "dir": .directory
+    default: .none
+    }
+  }
+}
+
 /// One option a command understands: a flag (`--json`) or an option with a value
 /// (`--wallets N`, also written `--wallets=N`).
 struct Option: Sendable, Hashable {
@@ -7,15 +28,22 @@ struct Option: Sendable, Hashable {
   let valueName: String?
   /// One line for the help text.
   let help: String
+  /// What shell completion offers for the value.
+  var completion: ValueCompletion = .none
 
   /// A flag: present or absent.
   static func flag(_ name: String, help: String) -> Option {
     Option(name: name, valueName: nil, help: help)
   }
 
-  /// An option that takes one value.
-  static func value(_ name: String, _ valueName: String, help: String) -> Option {
-    Option(name: name, valueName: valueName, help: help)
+  /// An option that takes one value; completion offers files for `<path>` and `<file>`,
+  /// directories for `<dir>`, `choices` when given, else nothing.
+  static func value(
+    _ name: String, _ valueName: String, help: String, choices: [String]? = nil
+  ) -> Option {
+    Option(
+      name: name, valueName: valueName, help: help,
+      completion: choices.map(ValueCompletion.choices) ?? .inferred(from: valueName))
   }
 
   /// `--name` or `--name <value>`, as help and messages show it.
@@ -39,16 +67,25 @@ struct CommandConfiguration {
   var argument: Option? = nil
   /// The commands below this one; a command with subcommands is a group and has no `run()` of its own.
   var subcommands: [any ParsableCommand.Type] = []
+  /// What follows the command's words in its synopsis, when the default (`[<options>]`, the
+  /// argument, or `<subcommand>`) does not say it.
+  var usage: String? = nil
+}
+
+/// Something the command line asks to be done: a command, or one of the tool's own actions
+/// (writing man pages, printing a completion script).
+protocol Runnable {
+  /// Does the work; output goes to standard output, problems are thrown.
+  func run() throws
 }
 
 /// A command in the shape of swift-argument-parser: a configuration, an initialiser that reads
-/// the parsed options (usage errors only), and `run()`.
-protocol ParsableCommand {
+/// the parsed options (usage errors only), and `run()`. Help, man pages and shell completions
+/// are all derived from `configuration`, so a command declared here appears in each of them.
+protocol ParsableCommand: Runnable {
   static var configuration: CommandConfiguration { get }
   /// Reads and checks this command's options; throws only usage errors.
   init(_ arguments: ParsedArguments) throws(CLIError)
-  /// Does the work; output goes to standard output, problems are thrown.
-  func run() throws
 }
 
 extension ParsableCommand {
@@ -56,4 +93,44 @@ extension ParsableCommand {
   static var readsMnemonic: Bool {
     configuration.options.contains(MnemonicOptions.mnemonicFile)
   }
+}
+
+/// One command of the tree with the words that select it (`["export", "bee"]`).
+struct CommandNode {
+  let command: any ParsableCommand.Type
+  /// The subcommand words after the tool's name; empty for the tool itself.
+  let words: [String]
+
+  var configuration: CommandConfiguration { command.configuration }
+  var isRoot: Bool { words.isEmpty }
+  var isGroup: Bool { !configuration.subcommands.isEmpty }
+  var isHelp: Bool { ObjectIdentifier(command) == ObjectIdentifier(HelpCommand.self) }
+  /// `freedom-keys export bee`.
+  var commandPath: String { ([FreedomKeys.configuration.name] + words).joined(separator: " ") }
+  /// `freedom-keys-export-bee`, the man page's name.
+  var pageName: String { ([FreedomKeys.configuration.name] + words).joined(separator: "-") }
+
+  /// The options help lists for this command, `--help` (and `--version` at the top) included.
+  var listedOptions: [Option] {
+    configuration.options + (isRoot ? [HelpText.versionOption] : []) + [HelpText.helpOption]
+  }
+
+  /// What follows the command path in USAGE and SYNOPSIS.
+  var synopsis: String {
+    if let usage = configuration.usage { return usage }
+    if isGroup { return "<subcommand>" }
+    return "[<options>]" + (configuration.argument.map { " <\($0.valueName ?? $0.name)>" } ?? "")
+  }
+
+  var children: [CommandNode] {
+    configuration.subcommands.map {
+      CommandNode(command: $0, words: words + [$0.configuration.name])
+    }
+  }
+
+  /// This command and every command below it, parents before children.
+  var tree: [CommandNode] { [self] + children.flatMap(\.tree) }
+
+  /// The tool's whole command tree.
+  static var root: CommandNode { CommandNode(command: FreedomKeys.self, words: []) }
 }

@@ -17,7 +17,8 @@ struct DeriveCommand: ParsableCommand {
   static let path = Option.value(
     "path", "path", help: "Print only the key at <path> (m/44'/60'/0'/0/0).")
   static let curve = Option.value(
-    "curve", "curve", help: "secp256k1 (BIP-32, default), ed25519 (SLIP-10).")
+    "curve", "curve", help: "secp256k1 (BIP-32, default), ed25519 (SLIP-10).",
+    choices: ["secp256k1", "ed25519"])
   static let vaultMeta = Option.value(
     "vault-meta", "path", help: "Also list desktop's vault-meta.json wallets.")
 

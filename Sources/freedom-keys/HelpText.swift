@@ -3,14 +3,21 @@ enum HelpText {
   static let helpOption = Option.flag("help", help: "Show help information.")
   static let versionOption = Option.flag("version", help: "Show the version.")
 
+  /// The help of the command that `commandPath` (`freedom-keys export bee`) names.
   static func render(_ command: any ParsableCommand.Type, commandPath: String, isRoot: Bool)
     -> String
   {
-    let configuration = command.configuration
-    let isGroup = !configuration.subcommands.isEmpty
-    var rows = configuration.options.map { ($0.synopsis, $0.help) }
-    if isRoot { rows.append((versionOption.synopsis, versionOption.help)) }
-    rows.append(("-h, --help", helpOption.help))
+    render(
+      CommandNode(
+        command: command,
+        words: isRoot ? [] : commandPath.split(separator: " ").dropFirst().map(String.init)))
+  }
+
+  static func render(_ node: CommandNode) -> String {
+    let configuration = node.configuration
+    let rows = node.listedOptions.map { option in
+      (option == helpOption ? "-h, --help" : option.synopsis, option.help)
+    }
     let subcommandRows = configuration.subcommands.map {
       ($0.configuration.name, $0.configuration.abstract)
     }
@@ -25,14 +32,12 @@ enum HelpText {
     }
 
     var text = "OVERVIEW: \(configuration.abstract)\n\n"
-    let argumentSynopsis = argumentRows.map { " " + $0.0 }.joined()
-    text +=
-      "USAGE: \(commandPath) \(isGroup ? "<subcommand>" : "[<options>]")\(argumentSynopsis)\n\n"
+    text += "USAGE: \(node.commandPath) \(node.synopsis)\n\n"
     if !argumentRows.isEmpty { text += "ARGUMENTS:\n" + table(argumentRows) + "\n" }
     text += "OPTIONS:\n" + table(rows)
-    if isGroup {
+    if node.isGroup {
       text += "\nSUBCOMMANDS:\n" + table(subcommandRows)
-      text += "\n  See '\(commandPath) <subcommand> --help' for detailed help.\n"
+      text += "\n  See '\(node.commandPath) <subcommand> --help' for detailed help.\n"
     }
     if !configuration.discussion.isEmpty { text += "\n" + configuration.discussion + "\n" }
     return text

@@ -8,7 +8,8 @@ struct MnemonicGenerateCommand: ParsableCommand {
   static let words = Option.value(
     "words", "n", help: "12, 15, 18, 21 or 24 words (default 24).")
   static let language = Option.value(
-    "language", "name", help: "The wordlist (default english).")
+    "language", "name", help: "The wordlist (default english).",
+    choices: Wordlist.Language.allCases.map(\.rawValue))
   static let out = Option.value(
     "out", "path", help: "Write it to a new file <path> (mode 0600).")
 

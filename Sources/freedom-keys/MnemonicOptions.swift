@@ -18,7 +18,8 @@ struct MnemonicOptions {
     help: "Read the BIP-39 passphrase from <path>.")
   static let language = Option.value(
     "language", "name",
-    help: "Use this wordlist instead of detecting it.")
+    help: "Use this wordlist instead of detecting it.",
+    choices: Wordlist.Language.allCases.map(\.rawValue))
   /// The options in help order.
   static let all = [mnemonicFile, vaultFile, vaultPasswordFile, passphraseFile, language]
   /// The options of a command that reads the words but derives nothing (no passphrase).

@@ -59,10 +59,8 @@ struct ExportAntTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("ant")
     try makeDirectory(dir)
-    guard let undo = makeUnwritable(dir) else {
-      try Test.cancel(Comment(rawValue: unwritableUnavailable))
-    }
-    defer { undo() }
+    let restore = try makeReadOnlyDirectory(dir)
+    defer { restore() }
     let run = try fixture.run(["export", "ant", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")

@@ -256,10 +256,8 @@ struct ExportBeeTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("bee")
     try makeDirectory(dir)
-    guard let undo = makeUnwritable(dir) else {
-      try Test.cancel(Comment(rawValue: unwritableUnavailable))
-    }
-    defer { undo() }
+    let restore = try makeReadOnlyDirectory(dir)
+    defer { restore() }
     let run = try fixture.run(["export", "bee", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")
@@ -274,10 +272,8 @@ struct ExportBeeTests {
     let fixture = try ExportFixture()
     let dir = fixture.path("bee")
     try makeDirectory(dir + "/keys")
-    guard let undo = makeUnwritable(dir + "/keys") else {
-      try Test.cancel(Comment(rawValue: unwritableUnavailable))
-    }
-    defer { undo() }
+    let restore = try makeReadOnlyDirectory(dir + "/keys")
+    defer { restore() }
     let run = try fixture.run(["export", "bee", "--data-dir", dir])
     #expect(run.status == 1)
     #expect(run.stdout == "")

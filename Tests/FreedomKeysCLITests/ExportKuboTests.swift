@@ -142,35 +142,19 @@ struct ExportKuboTests {
     #expect(text(repo + "/config") == "{\"API\": {}}\n")
   }
 
-  /// Holds an fcntl write lock on `path` from another process (fcntl locks belong to a process,
-  /// so this test process could not conflict with its own child's check otherwise) until the
-  /// returned closure is called.
+  /// Holds an fcntl write lock on the whole of `path`, as a running `ipfs daemon` holds
+  /// `repo.lock`, until the returned closure is called. fcntl locks belong to a process, so the
+  /// lock held by this test process is foreign to the freedom-keys child it starts, and the child
+  /// sees this process's id as the holder.
   func holdLock(on path: String) throws -> () -> Void {
-    let python = try #require(executable("python3"), "python3 holds the lock from a child process")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [
-      "-c",
-      "import fcntl, sys; f = open(sys.argv[1], 'r+'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB); "
-        + "print('locked', flush=True); sys.stdin.read()",
-      path,
-    ]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var seen = Data()
-    while !seen.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      seen += chunk
-    }
-    #expect(String(decoding: seen, as: UTF8.self) == "locked\n")
-    return {
-      try? input.fileHandleForWriting.close()
-      process.waitUntilExit()
-    }
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    try #require(descriptor >= 0, "cannot open \(path): errno \(errno)")
+    var request = flock()
+    request.l_type = Int16(F_WRLCK)
+    request.l_whence = Int16(SEEK_SET)
+    let locked = fcntl(descriptor, F_SETLK, &request)
+    #expect(locked == 0, "cannot lock \(path): errno \(errno)")
+    return { close(descriptor) }
   }
 
   @Test func runningDaemonIsRefused() throws {

@@ -176,9 +176,11 @@ struct ExportTests {
 
   @Test func exportWithoutSubcommandShowsTheNodes() throws {
     let run = try CLI.run(["export"])
-    #expect(run.status == 0)
+    #expect(run.status == 2)
+    #expect(run.stdout == "")
+    // The list goes to stderr with the error: a group needs a subcommand.
     #expect(
-      run.stdout == """
+      run.stderr == """
         OVERVIEW: Write the key files of a bee, kubo, Ant, antd or Radicle node.
 
         USAGE: freedom-keys export <subcommand>
@@ -195,6 +197,8 @@ struct ExportTests {
           freedom     Restore a desktop Freedom installation (ant-data, Radicle, vault).
 
           See 'freedom-keys export <subcommand> --help' for detailed help.
+
+        freedom-keys: error: missing subcommand (see 'freedom-keys export --help')
 
         """)
   }

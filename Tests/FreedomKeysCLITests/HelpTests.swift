@@ -17,6 +17,7 @@ struct HelpTests {
       export      Write the key files of a bee, kubo, Ant, antd or Radicle node.
       verify      Check that node directories hold the identities of a mnemonic.
       keystore    Inspect Web3 Secret Storage (v3) key files, such as swarm.key.
+      help        Show the help of a command ('help export bee').
 
       See 'freedom-keys <subcommand> --help' for detailed help.
 
@@ -60,7 +61,7 @@ struct HelpTests {
 
     """
 
-  @Test(arguments: [["--help"], ["-h"], []])
+  @Test(arguments: [["--help"], ["-h"], ["help"]])
   func toolHelp(arguments: [String]) throws {
     let run = try CLI.run(arguments)
     #expect(run.status == 0)
@@ -72,12 +73,54 @@ struct HelpTests {
     ["derive", "--help"], ["derive", "-h"], ["derive", "--json", "--help"],
     // Help wins over everything else on the line, even words that must otherwise be refused.
     ["derive", "--bogus", "-h"], ["derive", "abandon", "--help"],
+    ["help", "derive"],
   ])
   func deriveHelp(arguments: [String]) throws {
     let run = try CLI.run(arguments)
     #expect(run.status == 0)
     #expect(run.stdout == Self.deriveHelp)
     #expect(run.stderr == "")
+  }
+
+  /// `help WORDS…` prints exactly what `WORDS… --help` prints, for every command.
+  @Test func helpCommandMatchesHelpOption() throws {
+    for words in try CommandTree.allCommands() {
+      let option = try CLI.run(words + ["--help"])
+      let command = try CLI.run(["help"] + words)
+      #expect(command.status == 0, "\(words)")
+      #expect(command.stderr == "")
+      #expect(command.stdout == option.stdout, "\(words)")
+    }
+    #expect(try CLI.run(["help", "help"]).stdout == (try CLI.run(["help", "--help"])).stdout)
+  }
+
+  @Test(arguments: [
+    (["help", "derve"], "unknown command 'derve' (see 'freedom-keys --help')"),
+    (["help", "export", "ipfs"], "unknown command 'ipfs' (see 'freedom-keys export --help')"),
+    (["help", "derive", "--json"], "unknown option '--json' (see 'freedom-keys help --help')"),
+    (["help", "derive", "extra"], "unknown command 'extra' (see 'freedom-keys help --help')"),
+  ])
+  func helpCommandUsageErrors(arguments: [String], message: String) throws {
+    let run = try CLI.run(arguments)
+    #expect(run.status == 2)
+    #expect(run.stdout == "")
+    #expect(run.stderr == "freedom-keys: error: " + message + "\n")
+  }
+
+  /// A group given no subcommand is a usage error: its help (the list) on stderr, then the
+  /// error line, exit 2; nothing on stdout.
+  @Test(arguments: [[], ["export"], ["keystore"], ["mnemonic"]])
+  func groupWithoutSubcommand(words: [String]) throws {
+    let run = try CLI.run(words)
+    let help = try CLI.run(words + ["--help"])
+    #expect(help.status == 0)
+    #expect(run.status == 2)
+    #expect(run.stdout == "")
+    let path = (["freedom-keys"] + words).joined(separator: " ")
+    #expect(
+      run.stderr
+        == help.stdout + "\nfreedom-keys: error: missing subcommand (see '\(path) --help')\n")
+    #expect(run.stderr.contains("SUBCOMMANDS:\n"))
   }
 
   @Test func helpLinesFitEightyColumns() throws {

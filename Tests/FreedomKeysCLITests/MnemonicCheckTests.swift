@@ -254,9 +254,11 @@ struct MnemonicCheckTests {
 
   @Test func groupWithoutSubcommandShowsItsHelp() throws {
     let run = try CLI.run(["mnemonic"])
-    #expect(run.status == 0)
+    #expect(run.status == 2)
+    #expect(run.stdout == "")
+    // The list goes to stderr with the error: a group needs a subcommand.
     #expect(
-      run.stdout == """
+      run.stderr == """
         OVERVIEW: Generate a new mnemonic or check one before using it.
 
         USAGE: freedom-keys mnemonic <subcommand>
@@ -269,6 +271,8 @@ struct MnemonicCheckTests {
           check       Check a mnemonic's words, count and checksum.
 
           See 'freedom-keys mnemonic <subcommand> --help' for detailed help.
+
+        freedom-keys: error: missing subcommand (see 'freedom-keys mnemonic --help')
 
         """)
   }

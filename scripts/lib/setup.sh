@@ -1,8 +1,12 @@
-# Shared set-up for scripts/freedom-keys and scripts/test: find Swift, install the C libraries.
-# Sourced, not run. Everything it prints goes to stderr: stdout belongs to the tool's results.
+# Shared set-up for the scripts: find Swift, install the Debian packages they need. Sourced, not
+# run. Everything it prints goes to stderr: stdout belongs to the tool's results.
 
-# The Debian packages the package links against, and what the tests call.
-FK_APT_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
+# What the package builds against (pkg-config finds the three C libraries).
+FK_BUILD_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
+# What the tests run besides the built binary: ssh-keygen reads the Radicle keys we write;
+# chattr (e2fsprogs) makes a directory read-only for root (without it those tests are skipped);
+# man (man-db) renders the man pages; bash and zsh load the completion scripts.
+FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh)
 
 fk_say() { printf 'freedom-keys setup: %s\n' "$*" >&2; }
 
@@ -18,17 +22,24 @@ fk_find_swift() {
   fi
 }
 
-# Installs any of the given Debian packages that are missing (as root), or says what to install.
-fk_apt_ensure() {
-  local missing=()
+# The given Debian packages that are not installed, one a line.
+fk_apt_missing() {
   local pkg
   for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+      printf '%s\n' "$pkg"
   done
+}
+
+# Installs, in one apt-get run, every given Debian package that is missing (as root); as another
+# user names them all in the one command to run as root, and exits.
+fk_apt_ensure() {
+  local missing=()
+  mapfile -t missing < <(fk_apt_missing "$@")
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
     fk_say "missing Debian packages: ${missing[*]}"
-    fk_say "install them with: sudo apt-get install -y ${missing[*]}"
+    fk_say "install them as root, then run this again: apt-get install -y ${missing[*]}"
     exit 1
   fi
   fk_say "installing ${missing[*]} with apt-get"
@@ -46,7 +57,8 @@ fk_apt_ensure() {
   rm -f "$log"
 }
 
+# Finds Swift and installs the build packages plus any packages given, all in one round.
 fk_setup() {
   fk_find_swift
-  fk_apt_ensure "${FK_APT_PACKAGES[@]}"
+  fk_apt_ensure "${FK_BUILD_PACKAGES[@]}" "$@"
 }

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Writes key files the way geth and bee do: a new file in the same directory, created with mode

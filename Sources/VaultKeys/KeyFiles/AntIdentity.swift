@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// Ant's (the Rust Swarm client's) `identity.json`: the Swarm signing key and the overlay nonce,
 /// both hex. A zero nonce gives the same overlay address as bee and desktop Freedom.

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// kubo's (go-ipfs) `config` file, read and edited without disturbing anything but the identity.
 ///
