@@ -3,6 +3,8 @@
 
 # The Debian packages the package links against, and what the tests call.
 FK_APT_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
+# Intel's multi-buffer SHA-512 (x86-64 only): batch PBKDF2 for `recover`, opened at run time.
+if [ "$(uname -m)" = x86_64 ]; then FK_APT_PACKAGES+=(libipsec-mb-dev); fi
 
 fk_say() { printf 'freedom-keys setup: %s\n' "$*" >&2; }
 
