@@ -22,6 +22,8 @@ static inline size_t fk_imb_job_byte_count(void) { return sizeof(IMB_JOB); }
 /* The CPU features an AVX2 and an AVX-512 manager need, as IMB_FEATURE_* bits. */
 static inline uint64_t fk_imb_avx2_cpu_flags(void) { return IMB_CPUFLAGS_AVX2; }
 static inline uint64_t fk_imb_avx512_cpu_flags(void) { return IMB_CPUFLAGS_AVX512; }
+/* Set when the library was built to clear its lanes and registers of data after each job. */
+static inline uint64_t fk_imb_safe_data_flag(void) { return IMB_FEATURE_SAFE_DATA; }
 static inline int fk_imb_manager_errno(const void *manager) {
   return ((const IMB_MGR *)manager)->imb_errno;
 }
@@ -67,6 +69,7 @@ static inline unsigned fk_imb_header_version(void) { return 0; }
 static inline size_t fk_imb_job_byte_count(void) { return 0; }
 static inline uint64_t fk_imb_avx2_cpu_flags(void) { return ~(uint64_t)0; }
 static inline uint64_t fk_imb_avx512_cpu_flags(void) { return ~(uint64_t)0; }
+static inline uint64_t fk_imb_safe_data_flag(void) { return ~(uint64_t)0; }
 static inline int fk_imb_manager_errno(const void *manager) { (void)manager; return -1; }
 static inline void fk_imb_job_prepare_hmac_sha512(
     void *job, const void *ipad_state, const void *opad_state) {

@@ -154,6 +154,9 @@ private final class MultiBufferLibrary: @unchecked Sendable {
   private let initAVX2: @convention(c) (UnsafeMutableRawPointer?) -> Void
   private let initAVX512: @convention(c) (UnsafeMutableRawPointer?) -> Void
   let version: String
+  /// Whether the library wipes candidate data from its lanes after each job (its SAFE_DATA
+  /// build, as Debian's is); without it a manager is wiped and freed after each batch.
+  private(set) var clearsItsLanes = false
   /// The managers the CPU can run, slowest first.
   private(set) var architectures: [Architecture] = []
   private let idle = Mutex<[Architecture: [ManagerMemory]]>([:])
@@ -224,6 +227,7 @@ private final class MultiBufferLibrary: @unchecked Sendable {
         managerByteCount: getSize(), setPointers: setPointers, initAVX2: initAVX2,
         initAVX512: initAVX512, version: version)
       let features = getFeatures()
+      library.clearsItsLanes = features & fk_imb_safe_data_flag() == fk_imb_safe_data_flag()
       var failedSelfTest: [Architecture] = []
       for (arch, flags) in [
         (Architecture.avx2, fk_imb_avx2_cpu_flags()), (.avx512, fk_imb_avx512_cpu_flags()),
@@ -281,7 +285,7 @@ private final class MultiBufferLibrary: @unchecked Sendable {
     guard let pointer = aligned(managerByteCount) else { return nil }
     _ = sodium_mlock(pointer, managerByteCount)
     guard let manager = setPointers(pointer, 0, 1) else {
-      pointer.deallocate()
+      release(pointer)
       return nil
     }
     switch arch {
@@ -289,14 +293,21 @@ private final class MultiBufferLibrary: @unchecked Sendable {
     case .avx512: initAVX512(manager)
     }
     guard fk_imb_manager_errno(manager) == 0 else {
-      pointer.deallocate()
+      release(pointer)
       return nil
     }
     return (ManagerMemory(pointer: pointer), manager)
   }
 
   private func returnManager(_ arch: Architecture, _ memory: ManagerMemory) {
+    guard clearsItsLanes else { return release(memory.pointer) }
     idle.withLock { $0[arch, default: []].append(memory) }
+  }
+
+  private func release(_ pointer: UnsafeMutableRawPointer) {
+    sodium_memzero(pointer, managerByteCount)
+    _ = sodium_munlock(pointer, managerByteCount)
+    pointer.deallocate()
   }
 
   private func aligned(_ count: Int) -> UnsafeMutableRawPointer? {
