@@ -60,6 +60,25 @@ import Testing
         == expected, "default engine \(PBKDF2SHA512Batch.engine)")
   }
 
+  /// Batches on several threads at once, as `recover` runs them: each takes its own manager.
+  @Test func concurrentBatchesAgree() async throws {
+    let salt = SecureBytes(utf8: "mnemonic")
+    let results = await withTaskGroup(of: Bool.self) { group in
+      for task in 0..<4 {
+        group.addTask {
+          let passwords = (0..<24).map { SecureBytes(utf8: "candidate \(task) \($0)") }
+          let expected = passwords.map {
+            PBKDF2.hmacSHA512(password: $0, salt: salt, iterations: 3, keyByteCount: 64)
+          }
+          return PBKDF2SHA512Batch.deriveBIP39Seeds(
+            mnemonics: passwords, salt: salt, iterations: 3) == expected
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results == [true, true, true, true])
+  }
+
   /// The published seeds of abandon … about (BIP-39 vectors, with and without "TREZOR").
   @Test func knownSeedsOnEveryEngine() throws {
     let phrase = SecureBytes(
