@@ -13,7 +13,10 @@ let package = Package(
       name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .target(name: "CryptoPrimitives", dependencies: ["CSecp256k1", "CSodium", "COpenSSL"]),
+    // Intel's Multi-Buffer Crypto library: headers only, opened with dlopen when present.
+    .systemLibrary(name: "CIPSecMB"),
+    .target(
+      name: "CryptoPrimitives", dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB"]),
     .target(
       name: "VaultKeys",
       dependencies: ["CryptoPrimitives"],

@@ -39,6 +39,8 @@ struct Report: Encodable {
   /// `export bee`'s work over the bare libsodium scrypt call (target ≤ 1.1).
   var exportBeeVsScrypt: Double?
   var peakRSSKiB: Int?
+  /// `recover`'s kernels: seeds and addresses per second per core (RecoverKernels.swift).
+  var recoverKernels: RecoverKernelReport?
 }
 
 let filter = CommandLine.arguments.dropFirst().first
@@ -219,6 +221,8 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
     ]
   }
 }
+
+try measureRecoverKernels()
 
 report.peakRSSKiB = peakRSSKiB()
 let encoder = JSONEncoder()

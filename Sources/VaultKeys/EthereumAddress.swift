@@ -53,16 +53,24 @@ public struct EthereumAddress: Sendable, Hashable, CustomStringConvertible {
   public var description: String { checksummed }
 
   /// EIP-55: hex digit i is upper-cased when it is a letter and nibble i of
-  /// Keccak-256(the lowercase hex text) is 8 or more.
+  /// Keccak-256(the lowercase hex text) is 8 or more. Built in one byte array: no string is
+  /// made until the result.
   private var eip55Digits: String {
-    let lower = Array(lowercaseHex.utf8)
-    let digest = Keccak256.hash(lower)
-    var out = lower
-    for i in out.indices where out[i] >= UInt8(ascii: "a") {
-      let nibble = i % 2 == 0 ? digest[i / 2] >> 4 : digest[i / 2] & 0x0f
-      if nibble >= 8 { out[i] -= 32 }
+    var digits = [UInt8](repeating: 0, count: Self.hexDigitCount)
+    for (i, byte) in rawRepresentation.enumerated() {
+      digits[2 * i] = Self.lowercaseDigit(byte >> 4)
+      digits[2 * i + 1] = Self.lowercaseDigit(byte & 0x0f)
     }
-    return String(decoding: out, as: UTF8.self)
+    let digest = Keccak256.hash(digits)
+    for i in digits.indices where digits[i] >= UInt8(ascii: "a") {
+      let nibble = i % 2 == 0 ? digest[i / 2] >> 4 : digest[i / 2] & 0x0f
+      if nibble >= 8 { digits[i] -= 32 }
+    }
+    return String(decoding: digits, as: UTF8.self)
+  }
+
+  private static func lowercaseDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
   }
 }
 

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import Synchronization
 
 /// A BIP-32 extended private key over secp256k1: a private key, its chain code and its place in
 /// the tree. SLIP-0010 for secp256k1 is the same algorithm.
@@ -19,6 +20,8 @@ public struct ExtendedPrivateKey: Sendable, CustomStringConvertible {
   public let childNumber: UInt32
   /// The network of the version bytes, xprv (mainnet) or tprv (testnet).
   public let network: ExtendedKeyNetwork
+  /// `K = k·G`, computed on first use and shared by copies of this value.
+  private let publicKeyCache = PublicKeyCache()
 
   init(
     privateKey: Secp256k1.PrivateKey, chainCode: SecureBytes, depth: UInt8,
@@ -83,11 +86,13 @@ public struct ExtendedPrivateKey: Sendable, CustomStringConvertible {
       var code = SecureBytesSlice(chainCode)
       // Public keys cost a point multiplication: only non-hardened steps need their parent's, and
       // only the last parent's identifies the result, so intermediate nodes get no fingerprint.
-      for component in path.components.dropLast() {
+      // This key's own is cached, so deriving many children of one node costs none after the first.
+      for (step, component) in path.components.dropLast().enumerated() {
+        let parentPublicKey = step == 0 && !component.isHardened ? publicKey : nil
         (key, code) = try Self.child(
-          of: key, chainCode: code, parentPublicKey: nil, component, message)
+          of: key, chainCode: code, parentPublicKey: parentPublicKey, component, message)
       }
-      let parentPublicKey = key.publicKey
+      let parentPublicKey = path.components.count == 1 ? publicKey : key.publicKey
       (key, code) = try Self.child(
         of: key, chainCode: code, parentPublicKey: parentPublicKey, last, message)
       return ExtendedPrivateKey(
@@ -126,8 +131,18 @@ public struct ExtendedPrivateKey: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The public key `K = k·G` (computed on each call).
-  public var publicKey: Secp256k1.PublicKey { privateKey.publicKey }
+  /// The public key `K = k·G` (a point multiplication on the first call, then cached).
+  public var publicKey: Secp256k1.PublicKey {
+    publicKeyCache.value.withLock { cached in
+      if let cached { return cached }
+      let key = privateKey.publicKey
+      cached = key
+      return key
+    }
+  }
+
+  /// The Ethereum address of this key's public key, the 20 raw bytes with no text formatting.
+  public var ethereumAddress: EthereumAddress { EthereumAddress(publicKey: publicKey) }
 
   /// The first 4 bytes of RIPEMD-160(SHA-256(compressed public key)).
   public var fingerprint: [UInt8] {
@@ -159,4 +174,10 @@ public struct ExtendedPrivateKey: Sendable, CustomStringConvertible {
   public var description: String {
     "ExtendedPrivateKey(depth: \(depth), child: \(DerivationPath.Component(rawIndex: childNumber)), redacted)"
   }
+}
+
+/// A public key computed once for an `ExtendedPrivateKey` and its copies. The public key is no
+/// secret; the private key stays in its `SecureBytes`.
+private final class PublicKeyCache: Sendable {
+  let value = Mutex<Secp256k1.PublicKey?>(nil)
 }

@@ -7,6 +7,8 @@ FK_BUILD_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
 # chattr (e2fsprogs) makes a directory read-only for root (without it those tests are skipped);
 # man (man-db) renders the man pages; bash and zsh load the completion scripts.
 FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh)
+# Intel's multi-buffer SHA-512 (x86-64 only): batch PBKDF2 for `recover`, opened at run time.
+if [ "$(uname -m)" = x86_64 ]; then FK_BUILD_PACKAGES+=(libipsec-mb-dev); fi
 
 fk_say() { printf 'freedom-keys setup: %s\n' "$*" >&2; }
 

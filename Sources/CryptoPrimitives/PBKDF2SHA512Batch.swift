@@ -1,0 +1,441 @@
+internal import CIPSecMB
+internal import COpenSSL
+internal import CSodium
+import Foundation
+import Synchronization
+
+/// BIP-39 seeds of many candidate phrases at once: PBKDF2-HMAC-SHA512 (RFC 8018), 64-byte keys.
+///
+/// Where Intel's Multi-Buffer Crypto library (libIPSec_MB, Debian `libipsec-mb-dev`, x86-64) can be
+/// loaded at run time, the candidates' HMACs run side by side in the SIMD lanes of its AVX-512 or
+/// AVX2 manager: every iteration is one `IMB_SUBMIT_HASH_BURST` of `IMB_AUTH_HMAC_SHA_512` jobs,
+/// each keyed by the candidate's precomputed inner and outer pad states. Elsewhere (arm64, other
+/// distributions, the package missing, a self-test failure) each seed comes from
+/// `PBKDF2.hmacSHA512`, with the same result. The library is never a link-time dependency.
+///
+/// Set `FREEDOM_KEYS_MULTIBUFFER=off` in the environment to use the single-stream code only.
+public enum PBKDF2SHA512Batch {
+  /// The byte length of each seed.
+  public static let seedByteCount = 64
+
+  /// The code that computes a batch.
+  public enum Engine: Sendable, Equatable, CustomStringConvertible {
+    /// `PBKDF2.hmacSHA512`, one candidate after another (two SHA-512 compressions an iteration).
+    case singleStream
+    /// libIPSec_MB's AVX2 manager: 4 candidates a lane group.
+    case multiBufferAVX2
+    /// libIPSec_MB's AVX-512 manager: 8 candidates a lane group.
+    case multiBufferAVX512
+
+    public var description: String {
+      switch self {
+      case .singleStream: "single-stream"
+      case .multiBufferAVX2: "multi-buffer AVX2"
+      case .multiBufferAVX512: "multi-buffer AVX-512"
+      }
+    }
+  }
+
+  /// One 64-byte seed per phrase, in order: PBKDF2-HMAC-SHA512(password: phrase, salt: `salt`,
+  /// `iterations`), on the fastest engine this machine has.
+  ///
+  /// The phrases and the salt ("mnemonic" + passphrase) must already be NFKD-normalised UTF-8,
+  /// as BIP-39 requires; BIP-39 uses 2048 iterations.
+  public static func deriveBIP39Seeds(
+    mnemonics: [SecureBytes], salt: SecureBytes, iterations: Int
+  ) -> [SecureBytes] {
+    deriveBIP39Seeds(mnemonics: mnemonics, salt: salt, iterations: iterations, engine: engine)!
+  }
+
+  /// The seeds computed by `engine`, or nil when that engine is not available here.
+  public static func deriveBIP39Seeds(
+    mnemonics: [SecureBytes], salt: SecureBytes, iterations: Int, engine: Engine
+  ) -> [SecureBytes]? {
+    precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
+    guard let arch = engine.architecture else {
+      return singleStream(mnemonics, salt, iterations)
+    }
+    guard case .success(let library) = loaded, library.architectures.contains(arch) else {
+      return nil
+    }
+    // A job the library refused (it never has) costs speed, never a wrong or missing seed.
+    return library.derive(arch, mnemonics, salt, iterations)
+      ?? singleStream(mnemonics, salt, iterations)
+  }
+
+  /// How many phrases to pass in one call so every SIMD lane is busy.
+  public static var preferredBatchSize: Int { engine == .singleStream ? 16 : 64 }
+
+  /// The engine `deriveBIP39Seeds(mnemonics:salt:iterations:)` uses on this machine.
+  public static var engine: Engine {
+    if disabledByEnvironment { return .singleStream }
+    return availableEngines.last ?? .singleStream
+  }
+
+  /// Every engine that works here, slowest first; `.singleStream` always.
+  public static var availableEngines: [Engine] {
+    guard case .success(let library) = loaded else { return [.singleStream] }
+    return [.singleStream] + library.architectures.map(\.engine)
+  }
+
+  /// Why no multi-buffer engine is available, or nil when one is.
+  public static var multiBufferUnavailableReason: String? {
+    switch loaded {
+    case .success: nil
+    case .failure(let reason): reason.text
+    }
+  }
+
+  /// The loaded library's version ("1.3.0"), or nil.
+  public static var multiBufferLibraryVersion: String? {
+    guard case .success(let library) = loaded else { return nil }
+    return library.version
+  }
+
+  private static let disabledByEnvironment =
+    ProcessInfo.processInfo.environment["FREEDOM_KEYS_MULTIBUFFER"] == "off"
+
+  private static func singleStream(
+    _ mnemonics: [SecureBytes], _ salt: SecureBytes, _ iterations: Int
+  ) -> [SecureBytes] {
+    mnemonics.map {
+      PBKDF2.hmacSHA512(
+        password: $0, salt: salt, iterations: iterations, keyByteCount: seedByteCount)
+    }
+  }
+
+  // MARK: - The library, loaded once
+
+  private static let loaded: Result<MultiBufferLibrary, Unavailable> = MultiBufferLibrary.load()
+
+  fileprivate struct Unavailable: Error {
+    let text: String
+    var isSelfTestFailure = false
+  }
+
+  /// True when libIPSec_MB loaded but computed a wrong known answer, so it is not used: a bug
+  /// in this code or in the library, never a missing package.
+  public static var multiBufferFailedSelfTest: Bool {
+    switch loaded {
+    case .success: false
+    case .failure(let reason): reason.isSelfTestFailure
+    }
+  }
+
+  fileprivate enum Architecture: Sendable {
+    case avx2, avx512
+
+    var engine: Engine { self == .avx2 ? .multiBufferAVX2 : .multiBufferAVX512 }
+  }
+}
+
+extension PBKDF2SHA512Batch.Engine {
+  fileprivate var architecture: PBKDF2SHA512Batch.Architecture? {
+    switch self {
+    case .singleStream: nil
+    case .multiBufferAVX2: .avx2
+    case .multiBufferAVX512: .avx512
+    }
+  }
+}
+
+/// libIPSec_MB opened with dlopen: its entry points, and idle managers to reuse (setting one up
+/// costs about 0.3 ms, a batch of 64 seeds about 18 ms).
+private final class MultiBufferLibrary: @unchecked Sendable {
+  typealias Architecture = PBKDF2SHA512Batch.Architecture
+  typealias Unavailable = PBKDF2SHA512Batch.Unavailable
+
+  /// Debian's soname for the 1.x ABI.
+  static let sonames = ["libIPSec_MB.so.1"]
+
+  private let managerByteCount: Int
+  private let setPointers:
+    @convention(c) (UnsafeMutableRawPointer?, UInt64, UInt32) -> UnsafeMutableRawPointer?
+  private let initAVX2: @convention(c) (UnsafeMutableRawPointer?) -> Void
+  private let initAVX512: @convention(c) (UnsafeMutableRawPointer?) -> Void
+  let version: String
+  /// Whether the library wipes candidate data from its lanes after each job (its SAFE_DATA
+  /// build, as Debian's is); without it a manager is wiped and freed after each batch.
+  private(set) var clearsItsLanes = false
+  /// The managers the CPU can run, slowest first.
+  private(set) var architectures: [Architecture] = []
+  private let idle = Mutex<[Architecture: [ManagerMemory]]>([:])
+
+  /// A manager's memory: ours, so it is locked and can be wiped.
+  struct ManagerMemory: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+  }
+
+  private init(
+    managerByteCount: Int,
+    setPointers:
+      @escaping @convention(c) (UnsafeMutableRawPointer?, UInt64, UInt32) ->
+      UnsafeMutableRawPointer?,
+    initAVX2: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
+    initAVX512: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
+    version: String
+  ) {
+    self.managerByteCount = managerByteCount
+    self.setPointers = setPointers
+    self.initAVX2 = initAVX2
+    self.initAVX512 = initAVX512
+    self.version = version
+  }
+
+  static func load() -> Result<MultiBufferLibrary, Unavailable> {
+    #if arch(x86_64) && os(Linux)
+      let headerVersion = fk_imb_header_version()
+      guard headerVersion != 0 else {
+        return .failure(
+          Unavailable(
+            text: "built without intel-ipsec-mb.h (install libipsec-mb-dev and rebuild)"))
+      }
+      guard let handle = sonames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first
+      else {
+        return .failure(
+          Unavailable(text: "\(sonames[0]) not found (install the libipsec-mb1 package)"))
+      }
+      func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+      }
+      guard
+        let getVersion = symbol("imb_get_version", as: (@convention(c) () -> UInt32).self),
+        let getVersionText = symbol(
+          "imb_get_version_str", as: (@convention(c) () -> UnsafePointer<CChar>?).self),
+        let getSize = symbol("imb_get_mb_mgr_size", as: (@convention(c) () -> Int).self),
+        let getFeatures = symbol("imb_get_feature_flags", as: (@convention(c) () -> UInt64).self),
+        let setPointers = symbol(
+          "imb_set_pointers_mb_mgr",
+          as: (@convention(c) (UnsafeMutableRawPointer?, UInt64, UInt32) ->
+            UnsafeMutableRawPointer?).self),
+        let initAVX2 = symbol(
+          "init_mb_mgr_avx2", as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
+        let initAVX512 = symbol(
+          "init_mb_mgr_avx512", as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
+      else {
+        return .failure(Unavailable(text: "\(sonames[0]) lacks an expected function"))
+      }
+      let version = getVersionText().map { String(cString: $0) } ?? "?"
+      // The job and manager layouts are those of the header: only the same major.minor agrees.
+      guard getVersion() >> 8 == headerVersion >> 8 else {
+        return .failure(
+          Unavailable(
+            text: "\(sonames[0]) is version \(version), this build expects "
+              + "\(headerVersion >> 16).\((headerVersion >> 8) & 0xff)"))
+      }
+      let library = MultiBufferLibrary(
+        managerByteCount: getSize(), setPointers: setPointers, initAVX2: initAVX2,
+        initAVX512: initAVX512, version: version)
+      let features = getFeatures()
+      library.clearsItsLanes = features & fk_imb_safe_data_flag() == fk_imb_safe_data_flag()
+      var failedSelfTest: [Architecture] = []
+      for (arch, flags) in [
+        (Architecture.avx2, fk_imb_avx2_cpu_flags()), (.avx512, fk_imb_avx512_cpu_flags()),
+      ] where features & flags == flags {
+        if library.passesSelfTest(arch) {
+          library.architectures.append(arch)
+        } else {
+          failedSelfTest.append(arch)
+        }
+      }
+      // A manager that gets a known answer wrong is never used; a test run reports it as a bug.
+      guard failedSelfTest.isEmpty else {
+        return .failure(
+          Unavailable(
+            text: "libIPSec_MB \(version) failed its self-test on \(failedSelfTest.map(\.engine))",
+            isSelfTestFailure: true))
+      }
+      guard !library.architectures.isEmpty else {
+        return .failure(
+          Unavailable(text: "this CPU has neither AVX2 nor AVX-512 for libIPSec_MB"))
+      }
+      return .success(library)
+    #else
+      return .failure(Unavailable(text: "libIPSec_MB exists only for x86-64 Linux"))
+    #endif
+  }
+
+  /// Known answers against the single-stream code, before any seed is trusted to a manager:
+  /// an empty password, one that fills a block and one longer than a block (hashed first).
+  private func passesSelfTest(_ arch: Architecture) -> Bool {
+    let passwords = [0, 1, 111, 128, 129, 200].map { count in
+      SecureBytes(count: count) { out in
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: i &* 7 &+ count) }
+      }
+    }
+    let salt = SecureBytes(utf8: "mnemonicTREZOR")
+    for iterations in [1, 3] {
+      guard let batch = derive(arch, passwords, salt, iterations) else { return false }
+      for (password, seed) in zip(passwords, batch) {
+        let expected = PBKDF2.hmacSHA512(
+          password: password, salt: salt, iterations: iterations,
+          keyByteCount: PBKDF2SHA512Batch.seedByteCount)
+        guard seed == expected else { return false }
+      }
+    }
+    return true
+  }
+
+  // MARK: Managers
+
+  private func takeManager(_ arch: Architecture) -> (ManagerMemory, UnsafeMutableRawPointer)? {
+    if let memory = idle.withLock({ $0[arch]?.popLast() }) {
+      return (memory, memory.pointer)
+    }
+    guard let pointer = aligned(managerByteCount) else { return nil }
+    _ = sodium_mlock(pointer, managerByteCount)
+    guard let manager = setPointers(pointer, 0, 1) else {
+      release(pointer)
+      return nil
+    }
+    switch arch {
+    case .avx2: initAVX2(manager)
+    case .avx512: initAVX512(manager)
+    }
+    guard fk_imb_manager_errno(manager) == 0 else {
+      release(pointer)
+      return nil
+    }
+    return (ManagerMemory(pointer: pointer), manager)
+  }
+
+  private func returnManager(_ arch: Architecture, _ memory: ManagerMemory) {
+    guard clearsItsLanes else { return release(memory.pointer) }
+    idle.withLock { $0[arch, default: []].append(memory) }
+  }
+
+  private func release(_ pointer: UnsafeMutableRawPointer) {
+    sodium_memzero(pointer, managerByteCount)
+    _ = sodium_munlock(pointer, managerByteCount)
+    pointer.deallocate()
+  }
+
+  private func aligned(_ count: Int) -> UnsafeMutableRawPointer? {
+    let pointer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+    pointer.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+    return pointer
+  }
+
+  // MARK: Derivation
+
+  /// The most jobs one burst takes (IMB_MAX_BURST_SIZE).
+  private static let maxBurst = 128
+
+  /// The seeds of `passwords` on `arch`'s manager, or nil if the library refused a job.
+  func derive(
+    _ arch: Architecture, _ passwords: [SecureBytes], _ salt: SecureBytes, _ iterations: Int
+  ) -> [SecureBytes]? {
+    guard !passwords.isEmpty else { return [] }
+    guard let (memory, manager) = takeManager(arch) else { return nil }
+    defer { returnManager(arch, memory) }
+    var seeds: [SecureBytes] = []
+    seeds.reserveCapacity(passwords.count)
+    var start = 0
+    while start < passwords.count {
+      let chunk = passwords[start..<min(start + Self.maxBurst, passwords.count)]
+      guard let done = deriveBurst(manager, chunk, salt, iterations) else { return nil }
+      seeds += done
+      start += chunk.count
+    }
+    return seeds
+  }
+
+  /// One burst of at most `maxBurst` candidates, every intermediate in one locked allocation that
+  /// is wiped before it is freed: per candidate a job, the two pad states, U in two alternating
+  /// buffers and the running XOR T; shared, the first message `salt ‖ INT(1)` and the scratch of
+  /// the pad precomputation.
+  private func deriveBurst(
+    _ manager: UnsafeMutableRawPointer, _ passwords: ArraySlice<SecureBytes>,
+    _ salt: SecureBytes, _ iterations: Int
+  ) -> [SecureBytes]? {
+    typealias H = OpenSSLSHA512
+    let count = passwords.count
+    // The burst takes an array of IMB_JOB: the jobs are packed at the struct's own stride.
+    let jobBytes = fk_imb_job_byte_count()
+    let jobsBytes = (count * jobBytes + 63) & ~63
+    let digest = H.digestByteCount
+    let laneBytes = 5 * digest
+    let contextBytes = (MemoryLayout<H.Context>.stride + 63) & ~63
+    let firstMessageBytes = salt.count + 4
+    let total = jobsBytes + count * laneBytes + contextBytes + H.blockByteCount + firstMessageBytes
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 64)
+    memory.initializeMemory(as: UInt8.self, repeating: 0)
+    _ = sodium_mlock(memory.baseAddress!, total)
+    defer {
+      sodium_memzero(memory.baseAddress!, total)
+      _ = sodium_munlock(memory.baseAddress!, total)
+      memory.deallocate()
+    }
+    let base = memory.baseAddress!
+    let jobs = base
+    let lanes = base + jobsBytes
+    let context = (lanes + count * laneBytes).bindMemory(to: H.Context.self, capacity: 1)
+    let pad = UnsafeMutableRawPointer(context) + contextBytes
+    let firstMessage = pad + H.blockByteCount
+    func job(_ i: Int) -> UnsafeMutableRawPointer { jobs + i * jobBytes }
+    func ipad(_ i: Int) -> UnsafeMutableRawPointer { lanes + i * laneBytes }
+    func opad(_ i: Int) -> UnsafeMutableRawPointer { ipad(i) + digest }
+    func u(_ i: Int, _ which: Int) -> UnsafeMutableRawPointer { ipad(i) + (2 + which) * digest }
+    func t(_ i: Int) -> UnsafeMutableRawPointer { ipad(i) + 4 * digest }
+
+    salt.withUnsafeBytes { firstMessage.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    firstMessage.storeBytes(
+      of: UInt32(1).bigEndian, toByteOffset: salt.count, as: UInt32.self)
+
+    // RFC 2104 keying, the compressions OpenSSL's: the state words after K ⊕ ipad and K ⊕ opad.
+    let padBuffer = UnsafeMutableRawBufferPointer(start: pad, count: H.blockByteCount)
+    for (i, password) in passwords.enumerated() {
+      padBuffer.initializeMemory(as: UInt8.self, repeating: 0)
+      password.withUnsafeBytes { key in
+        if key.count > H.blockByteCount {
+          H.hash(key, into: pad)
+        } else if key.count > 0 {
+          pad.copyMemory(from: key.baseAddress!, byteCount: key.count)
+        }
+      }
+      for (target, byte) in [(ipad(i), UInt8(0x36)), (opad(i), UInt8(0x5c))] {
+        for k in 0..<H.blockByteCount { padBuffer[k] ^= byte }
+        H.initialize(context)
+        H.update(context, UnsafeRawBufferPointer(padBuffer))
+        target.copyMemory(from: UnsafeRawPointer(context) + H.stateOffset, byteCount: digest)
+        for k in 0..<H.blockByteCount { padBuffer[k] ^= byte }
+      }
+      fk_imb_job_prepare_hmac_sha512(job(i), ipad(i), opad(i))
+      fk_imb_job_set_message(job(i), firstMessage, UInt64(firstMessageBytes), u(i, 0))
+    }
+    padBuffer.initializeMemory(as: UInt8.self, repeating: 0)
+    sodium_memzero(context, contextBytes)
+
+    // U_1 = HMAC(P, S ‖ INT(1)), then U_j = HMAC(P, U_{j−1}) with U alternating between two
+    // buffers; T = U_1 ⊕ … ⊕ U_c. XOR is bytewise, so T needs no byte swapping.
+    guard submit(manager, jobs, jobBytes, count) else { return nil }
+    for i in 0..<count { t(i).copyMemory(from: u(i, 0), byteCount: digest) }
+    let words = digest / 8
+    for iteration in 1..<iterations {
+      let source = (iteration - 1) & 1
+      for i in 0..<count {
+        fk_imb_job_set_message(job(i), u(i, source), UInt64(digest), u(i, source ^ 1))
+      }
+      guard submit(manager, jobs, jobBytes, count) else { return nil }
+      for i in 0..<count {
+        let out = u(i, source ^ 1).assumingMemoryBound(to: UInt64.self)
+        let sum = t(i).assumingMemoryBound(to: UInt64.self)
+        for w in 0..<words { sum[w] ^= out[w] }
+      }
+    }
+    return (0..<count).map { i in
+      SecureBytes(count: digest) { $0.baseAddress!.copyMemory(from: t(i), byteCount: digest) }
+    }
+  }
+
+  /// One burst; false unless the library completed every job.
+  private func submit(
+    _ manager: UnsafeMutableRawPointer, _ jobs: UnsafeMutableRawPointer, _ jobBytes: Int,
+    _ count: Int
+  ) -> Bool {
+    guard fk_imb_submit_hmac_sha512_burst(manager, jobs, UInt32(count)) == count else {
+      return false
+    }
+    return (0..<count).allSatisfy { fk_imb_job_completed(jobs + $0 * jobBytes) != 0 }
+  }
+}
