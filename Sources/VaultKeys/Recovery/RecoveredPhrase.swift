@@ -7,6 +7,12 @@ public struct RecoveryChange: Sendable, Equatable {
   /// What was remembered at that place (`?`, `ab*`, a misspelt or wrong word); nil for a word
   /// that was missing.
   public let was: String?
+
+  public init(position: Int, word: String, was: String?) {
+    self.position = position
+    self.word = word
+    self.was = was
+  }
 }
 
 /// A candidate found by a recovery: the phrase, what changed and which target it matched.
