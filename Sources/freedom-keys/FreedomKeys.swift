@@ -12,6 +12,7 @@ struct FreedomKeys: ParsableCommand {
         MnemonicCommand.self,
         ExportCommand.self,
         VerifyCommand.self,
+        RecoverCommand.self,
         KeystoreCommand.self,
       ])
   }
