@@ -13,9 +13,9 @@ struct RecoverCommand: ParsableCommand {
   static let swaps = Option.flag("swaps", help: "Two adjacent words may be exchanged (once).")
   static let typos = Option.value("typos", "k", help: "Up to K words anywhere may be wrong.")
   static let address = Option.value(
-    "address", "0x…", help: "Target: a wallet, Swarm or publisher address of the phrase.")
+    "address", "0x…", help: "Target: a wallet, Swarm or publisher address.")
   static let accounts = Option.value(
-    "accounts", "n", help: "Try wallets and publisher keys 0…N-1 for --address (default 3).")
+    "accounts", "n", help: "--address tries wallets/publishers 0…N-1 (default 3).")
   static let peerID = Option.value(
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
