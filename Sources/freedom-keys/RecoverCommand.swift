@@ -195,12 +195,14 @@ struct RecoverCommand: ParsableCommand {
     }
     let resumed = try resumePath.flatMap { try Self.readCheckpoint($0, for: recovery) }
 
-    let candidates = UInt64(recovery.range.count)
-    let valid = try checksumValidCount(recovery)
-    announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
-
     signal(SIGINT) { _ in interruptRequested = 1 }
     defer { signal(SIGINT, SIG_DFL) }
+    let candidates = UInt64(recovery.range.count)
+    let valid = try checksumValidCount(recovery)
+    guard interruptRequested == 0 else {
+      throw CLIError.interrupted("interrupted while counting, before the search started")
+    }
+    announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
     let showsProgress = isatty(STDERR_FILENO) == 1
     var lastCheckpoint = DispatchTime.now().uptimeNanoseconds
     var lastLine = 0.0

@@ -206,6 +206,60 @@ struct RecoverTests {
     #expect(changed.stderr.contains("the checkpoint belongs to a different search"))
   }
 
+  @Test func ctrlCStopsCleanlyAndSaysHowToResume() throws {
+    let directory = try TemporaryDirectory()
+    // Three unknown words: billions of candidates, interrupted long before the end.
+    let words = try directory.file(
+      "words.txt", "legal winner ? year wave sausage worth ? legal winner ? yellow\n")
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = [
+      "recover", "--mnemonic-file", words, "--address", address, "--resume", checkpoint,
+      "--threads", "2",
+    ]
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Interrupt once the search has started (the summary comes after Ctrl-C is handled).
+    var early = Data()
+    while !String(decoding: early, as: UTF8.self).contains("pass the checksum") {
+      let chunk = error.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      early += chunk
+    }
+    Thread.sleep(forTimeInterval: 1)
+    process.interrupt()
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    if process.isRunning {
+      process.terminate()
+      Issue.record("recover did not stop within a minute of SIGINT")
+    }
+    process.waitUntilExit()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(
+      decoding: early + error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 130)
+    #expect(stdout.isEmpty)
+    #expect(
+      stderr.hasPrefix(
+        "searching 8,589,934,592 candidates of 12 english words, about 536,870,912 pass"))
+    #expect(
+      stderr.hasSuffix(
+        ": run the same command again to continue from \(checkpoint)\n"))
+    #expect(stderr.contains("freedom-keys: error: interrupted after searching "))
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    #expect(saved.hasPrefix("{\"format\": \"freedom-keys recover checkpoint 1\""))
+    for word in ["legal", "winner", "year", "wave", "sausage", "worth", "yellow"] {
+      #expect(!saved.contains(word))
+    }
+  }
+
   @Test func shardsSplitTheCount() throws {
     let phrase = Self.truth.replacingOccurrences(of: "yellow", with: "?")
     var total = 0
