@@ -222,6 +222,41 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
   }
 }
 
+// MARK: - recover, end to end
+
+/// `recover` on abandon … about with words 3 and 7 unknown (2048² candidates, 262,144
+/// checksum-valid), two threads, against a Swarm address that is not the phrase's, so every
+/// checksum-valid candidate is derived. Searches shard 1/8 (the whole space with
+/// FREEDOM_KEYS_BENCH_RECOVER_FULL=1) and reports the rate per checksum-valid candidate.
+@MainActor func recoverEndToEnd() throws {
+  let name = "recover end to end: 12 words, 2 unknown, Swarm address, 2 threads"
+  if let filter, !name.contains(filter) { return }
+  var words = mnemonic.split(separator: " ").map(String.init)
+  (words[2], words[6]) = ("?", "?")
+  let damaged = try DamagedPhrase(phrase: SecureBytes(utf8: words.joined(separator: " ")))
+  let search = try RecoverySearch(phrase: damaged)
+  let other = try FreedomProfile(seed: SecureBytes([UInt8](repeating: 7, count: 64)))
+  let full = ProcessInfo.processInfo.environment["FREEDOM_KEYS_BENCH_RECOVER_FULL"] == "1"
+  let shards = full ? 1 : 8
+  let recovery = try PhraseRecovery(
+    search: search, targets: [.address(other.swarm.address, of: .swarm)],
+    configuration: .init(threads: 2, shardIndex: 1, shardCount: shards))
+  let (wall0, cpu0) = (now(CLOCK_MONOTONIC), now(CLOCK_PROCESS_CPUTIME_ID))
+  let outcome = try recovery.run()
+  let (wall1, cpu1) = (now(CLOCK_MONOTONIC), now(CLOCK_PROCESS_CPUTIME_ID))
+  let valid = Double(outcome.progress.checksumValid)
+  let rate = valid / ((wall1 - wall0) / 1000)
+  report.cases.append(
+    CaseResult(
+      name: name + " (shard 1/\(shards)); ms per checksum-valid candidate",
+      iterations: Int(valid), medianMs: (wall1 - wall0) / valid,
+      medianCpuMs: (cpu1 - cpu0) / valid, minMs: wall1 - wall0, maxMs: wall1 - wall0))
+  FileHandle.standardError.write(
+    Data(
+      ("\(name): \(Int(valid)) checksum-valid in \((wall1 - wall0) / 1000) s = \(Int(rate))/s; "
+        + "whole 262,144 in \(262_144 / rate) s (CPU \((cpu1 - cpu0) / valid) ms each)\n").utf8))
+}
+try recoverEndToEnd()
 try measureRecoverKernels()
 
 report.peakRSSKiB = peakRSSKiB()

@@ -94,7 +94,7 @@ public struct Mnemonic: Sendable {
   }
 
   /// NFKD of UTF-8 text in a new zeroizing buffer (ASCII is already NFKD and is passed through).
-  private static func compatibilityDecomposed(_ text: SecureBytes) -> SecureBytes {
+  static func compatibilityDecomposed(_ text: SecureBytes) -> SecureBytes {
     let ascii = text.withUnsafeBytes { $0.allSatisfy { $0 < 0x80 } }
     guard !ascii,
       let string = text.withUnsafeBytes({ String(validating: $0, as: UTF8.self) })

@@ -7,6 +7,10 @@ enum CLIError: Error, CustomStringConvertible {
   case failure(String)
   /// `verify` found a difference between what was expected and what was derived: exit 3.
   case mismatch(String)
+  /// `recover` searched every candidate and none matched the targets: exit 4.
+  case notFound(String)
+  /// The user interrupted a long-running command (Ctrl-C): exit 130, as a shell reports SIGINT.
+  case interrupted(String)
 
   /// The process exit status for this error.
   var exitStatus: Int32 {
@@ -14,13 +18,17 @@ enum CLIError: Error, CustomStringConvertible {
     case .usage: 2
     case .failure: 1
     case .mismatch: 3
+    case .notFound: 4
+    case .interrupted: 130
     }
   }
 
   var description: String {
     switch self {
     case .usage(let message, let commandPath): "\(message) (see '\(commandPath) --help')"
-    case .failure(let message), .mismatch(let message): message
+    case .failure(let message), .mismatch(let message), .notFound(let message),
+      .interrupted(let message):
+      message
     }
   }
 }

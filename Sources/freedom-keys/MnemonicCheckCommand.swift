@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import Foundation
 import VaultKeys
 
 /// `freedom-keys mnemonic check`: whether a mnemonic is valid, and if not, which word or count
@@ -13,9 +14,12 @@ struct MnemonicCheckCommand: ParsableCommand {
       discussion: MnemonicOptions.discussion + "\n" + """
         Prints "valid — 24 words, english" and exits 0, or names what is wrong (a word
         in no wordlist with the nearest words, the word count, the checksum, mixed
-        wordlists) and exits 1. The phrase itself is never printed. --json prints
-        {"valid", "language", "words", "expandedAbbreviations", "error"}; "language" is
-        left out when it is unknown, "error" when the phrase is valid.
+        wordlists) and exits 1, ending with the 'freedom-keys recover' command that
+        finds the right words when a misspelt or missing word or a wrong checksum
+        is the problem. The phrase itself is never printed. --json prints {"valid",
+        "language", "words", "expandedAbbreviations", "error", "recover"};
+        "language" is left out when it is unknown, "error" when the phrase is
+        valid, "recover" when no recover command applies.
         """,
       options: MnemonicOptions.phraseOnly + [json])
   }
@@ -42,12 +46,52 @@ struct MnemonicCheckCommand: ParsableCommand {
         expandedAbbreviations: [], error: error)
     }
 
+    let repair = verdict.error.flatMap { recoverCommand(for: $0) }
     if printsJSON {
-      Output.standardOutput(JSONValue.object(verdict.json).rendered() + "\n")
+      var json = verdict.json
+      if let repair { json.append("recover", .string(repair)) }
+      Output.standardOutput(JSONValue.object(json).rendered() + "\n")
     } else if verdict.error == nil {
       Output.standardOutput(verdict.text)
     }
-    if let error = verdict.error { throw CLIError.failure(error.description) }
+    if let error = verdict.error {
+      throw CLIError.failure(error.description + (repair.map { "; to repair it: " + $0 } ?? ""))
+    }
+  }
+
+  /// The `recover` command that searches for the fix of `error`, when one applies: a misspelt
+  /// word is searched as it is, a short phrase with --missing, a checksum mismatch with one
+  /// wrong or two exchanged words.
+  func recoverCommand(for error: MnemonicError) -> String? {
+    let options: String
+    switch error {
+    case .unknownWord:
+      options = ""
+    case .invalidWordCount(let count):
+      // One word short of any count, or two of the 12 and 24 words Freedom creates; a phrase
+      // with words too many is not a damage recover searches.
+      guard let target = Mnemonic.validWordCounts.first(where: { $0 >= count }),
+        target - count == 1 || (target - count == 2 && (target == 12 || target == 24))
+      else { return nil }
+      options = " --missing \(target - count)"
+    case .checksumMismatch:
+      options = " --typos 1 --swaps"
+    default:
+      return nil
+    }
+    let file = input.mnemonicPath.flatMap { $0 == "-" ? nil : $0 } ?? "FILE"
+    let language = input.language.map { " --language \($0.rawValue)" } ?? ""
+    return "freedom-keys recover --mnemonic-file \(Self.shellWord(file))\(language)\(options) "
+      + "--bee-dir DIR (or another target: --address, --peer-id, --kubo-repo, --radicle-home, "
+      + "--ant-dir, --freedom-dir)"
+  }
+
+  /// `path` as one shell word: quoted when it holds anything but safe characters.
+  private static func shellWord(_ path: String) -> String {
+    let safe = path.unicodeScalars.allSatisfy {
+      CharacterSet.alphanumerics.contains($0) || "/._-+,:@%".unicodeScalars.contains($0)
+    }
+    return safe ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   /// What `check` found.

@@ -111,7 +111,8 @@ struct BadInputTests {
     let run = try CLI.run(arguments + ["--mnemonic-file", path])
     #expect(run.status == 1)
     #expect(run.stdout == "")
-    #expect(run.stderr == "freedom-keys: error: \(bad.message(path))\n")
+    let repair = command == ["mnemonic", "check"] ? MnemonicCheckTests.repair(bad.name, path) : ""
+    #expect(run.stderr == "freedom-keys: error: \(bad.message(path))\(repair)\n")
     Self.expectNoEcho(of: Self.phrase, in: run.stderr)
     #expect(!FileManager.default.fileExists(atPath: out), "an export wrote \(out)")
   }
@@ -128,7 +129,8 @@ struct BadInputTests {
     #expect(run.stdout == "")
     let expected = bad.message("-").replacingOccurrences(
       of: "mnemonic file '-'", with: "mnemonic on standard input")
-    #expect(run.stderr == "freedom-keys: error: \(expected)\n")
+    #expect(
+      run.stderr == "freedom-keys: error: \(expected)\(MnemonicCheckTests.repair(bad.name))\n")
   }
 
   /// The checker itself: an echo of three words in a row is caught, single words are not.

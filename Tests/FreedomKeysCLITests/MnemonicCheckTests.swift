@@ -10,6 +10,23 @@ struct MnemonicCheckTests {
   static let japanese =
     "あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あいこくしん　あおぞら"
 
+  /// The end of `check`'s error line: the recover command for the damage, if one applies.
+  static func repairSuffix(_ options: String, file: String = "FILE") -> String {
+    "; to repair it: freedom-keys recover --mnemonic-file \(file)\(options) --bee-dir DIR (or "
+      + "another target: --address, --peer-id, --kubo-repo, --radicle-home, --ant-dir, "
+      + "--freedom-dir)"
+  }
+
+  /// The suffix for the bad-input cases of `BadInputTests` by name.
+  static func repair(_ name: String, _ file: String = "FILE") -> String {
+    switch name {
+    case "11 words": repairSuffix(" --missing 1", file: file)
+    case "unknown word": repairSuffix("", file: file)
+    case "bad checksum": repairSuffix(" --typos 1 --swaps", file: file)
+    default: ""
+    }
+  }
+
   func check(_ stdin: String, _ options: [String] = []) throws -> CLIRun {
     try CLI.run(["mnemonic", "check", "--mnemonic-file", "-"] + options, stdin: stdin)
   }
@@ -99,11 +116,12 @@ struct MnemonicCheckTests {
           "language": "english",
           "words": 12,
           "expandedAbbreviations": [],
-          "error": "\(message)"
+          "error": "\(message)",
+          "recover": "\(Self.repairSuffix("").dropFirst("; to repair it: ".count))"
         }
 
         """)
-    #expect(run.stderr == "freedom-keys: error: \(message)\n")
+    #expect(run.stderr == "freedom-keys: error: \(message)\(Self.repairSuffix(""))\n")
     BadInputTests.expectNoEcho(of: Self.phrase, in: run.stdout + run.stderr)
   }
 
@@ -144,7 +162,7 @@ struct MnemonicCheckTests {
     let run = try check(phrase)
     #expect(run.status == 1)
     #expect(run.stdout == "")
-    #expect(run.stderr == "freedom-keys: error: \(message)\n")
+    #expect(run.stderr == "freedom-keys: error: \(message)\(Self.repairSuffix(""))\n")
   }
 
   @Test func forcedLanguage() throws {
@@ -167,7 +185,7 @@ struct MnemonicCheckTests {
       run.stderr
         == "freedom-keys: error: the checksum of these 12 english words does not match: one or "
         + "more words are wrong or out of order (changing only the last word would fix it; 128 "
-        + "of the 2048 words are valid as word 12)\n")
+        + "of the 2048 words are valid as word 12)\(Self.repairSuffix(" --typos 1 --swaps"))\n")
   }
 
   @Test func wordsOnTheCommandLineAreRefused() throws {
@@ -237,7 +255,7 @@ struct MnemonicCheckTests {
     #expect(stdout == "")
     #expect(
       stderr
-        == "\nfreedom-keys: error: word 1 ('legl') is not in the english wordlist — did you mean 'leg', 'legal' or 'leaf'?\n"
+        == "\nfreedom-keys: error: word 1 ('legl') is not in the english wordlist — did you mean 'leg', 'legal' or 'leaf'?\(Self.repairSuffix(""))\n"
     )
     #expect(terminal.displayed() == "")
   }

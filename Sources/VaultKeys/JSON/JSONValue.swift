@@ -7,6 +7,8 @@
 public indirect enum JSONValue: Sendable, Equatable {
   case string(String)
   case number(UInt64)
+  /// A non-negative number written with one decimal (seconds).
+  case tenths(Double)
   case bool(Bool)
   case array([JSONValue])
   case object(JSONObject)
@@ -16,6 +18,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     switch self {
     case .string(let text): return JSONValue.quoted(text)
     case .number(let number): return String(number)
+    case .tenths(let value):
+      let tenths = UInt64(max(0, value) * 10 + 0.5)
+      return "\(tenths / 10).\(tenths % 10)"
     case .bool(let flag): return flag ? "true" : "false"
     case .array(let elements):
       guard !elements.isEmpty else { return "[]" }

@@ -1,0 +1,506 @@
+import CryptoPrimitives
+import Foundation
+
+/// The search engine: enumerates a `RecoverySearch` as word indices, tests each candidate's
+/// checksum on its entropy bits (one SHA-256) before anything else, derives the seeds of those
+/// that pass in batches (`PBKDF2SHA512Batch`), and derives from each seed only what the targets
+/// need, cheapest first.
+///
+/// The candidate range (or one shard of it) is cut into chunks that worker threads take in
+/// order; a worker keeps its candidates, sentences and counts in its own wiped scratch memory
+/// and touches shared state only to take a chunk and to report it done.
+public final class PhraseRecovery: Sendable {
+  /// How a search is run.
+  public struct Configuration: Sendable {
+    /// Worker threads (at least 1).
+    public var threads: Int
+    /// The 1-based shard to search and the number of shards (1/1: everything).
+    public var shardIndex: Int
+    public var shardCount: Int
+    /// Candidates per chunk: the unit of work, progress and checkpoints.
+    public var chunkSize: UInt64
+
+    public init(
+      threads: Int = ProcessInfo.processInfo.activeProcessorCount, shardIndex: Int = 1,
+      shardCount: Int = 1, chunkSize: UInt64 = 1 << 13
+    ) {
+      self.threads = threads
+      self.shardIndex = shardIndex
+      self.shardCount = shardCount
+      self.chunkSize = chunkSize
+    }
+  }
+
+  /// How a run ended.
+  public struct Outcome: Sendable {
+    /// The phrase that matched a target.
+    public let found: RecoveredPhrase?
+    /// Without targets: the checksum-valid candidates, when there were at most the number asked.
+    public let candidates: [RecoveredPhrase]
+    /// Whether the whole range (of the shard) was searched, or a match found.
+    public let isComplete: Bool
+    /// What is done, to resume from.
+    public let progress: RecoveryProgress
+  }
+
+  public let search: RecoverySearch
+  public let targets: [RecoveryTarget]
+  public let configuration: Configuration
+  /// The candidate numbers this run searches (its shard).
+  public let range: Range<UInt64>
+  /// The number of chunks of `range`.
+  public let chunkCount: Int
+  /// SHA-256 of everything that defines the search; a checkpoint must carry the same.
+  public let searchHash: [UInt8]
+  private let salt: SecureBytes
+  private let sentenceWords: [[UInt8]]
+
+  /// A search of `search` against `targets` (none: only count checksum-valid candidates) with
+  /// the BIP-39 `passphrase`.
+  public init(
+    search: RecoverySearch, targets: [RecoveryTarget],
+    passphrase: SecureBytes = SecureBytes(count: 0) { _ in },
+    configuration: Configuration = Configuration()
+  ) throws(RecoveryError) {
+    guard configuration.shardCount >= 1,
+      (1...configuration.shardCount).contains(configuration.shardIndex)
+    else {
+      throw .invalidShard(index: configuration.shardIndex, count: configuration.shardCount)
+    }
+    self.search = search
+    self.targets = targets
+    var configuration = configuration
+    configuration.threads = max(1, configuration.threads)
+    configuration.chunkSize = max(1, configuration.chunkSize)
+    self.configuration = configuration
+    let total = search.candidateCount
+    func bound(_ k: Int) -> UInt64 {
+      let (high, low) = total.multipliedFullWidth(by: UInt64(k))
+      return UInt64(configuration.shardCount).dividingFullWidth((high, low)).quotient
+    }
+    range = bound(configuration.shardIndex - 1)..<bound(configuration.shardIndex)
+    let count = UInt64(range.count)
+    chunkCount = Int((count + configuration.chunkSize - 1) / configuration.chunkSize)
+    salt = Mnemonic.salt(passphrase: passphrase)
+    sentenceWords = Wordlist.named(search.phrase.language).normalizedWords.map { Array($0.utf8) }
+    searchHash = Self.definitionHash(
+      search: search, targets: targets, salt: salt, configuration: configuration)
+  }
+
+  // MARK: - Running
+
+  /// Searches the range, resuming from `progress` if given (it must carry this search's hash).
+  /// Without targets, collects the checksum-valid candidates while there are at most `collect`.
+  /// `onTick` is called about every `tick` seconds from the calling thread with the progress so
+  /// far; returning false stops the search (the chunks under way are left undone).
+  public func run(
+    resumingFrom progress: RecoveryProgress? = nil, collect: Int = 0, tick: Double = 0.2,
+    onTick: (RecoveryProgress) -> Bool = { _ in true }
+  ) throws(RecoveryCheckpointError) -> Outcome {
+    if let progress, progress.searchHash != searchHash { throw .otherSearch }
+    let coordinator = Coordinator(
+      progress: progress ?? RecoveryProgress(searchHash: searchHash), chunkCount: chunkCount,
+      collect: targets.isEmpty ? collect : 0)
+    let finished = DispatchSemaphore(value: 0)
+    let threads = configuration.threads
+    for _ in 0..<threads {
+      let thread = Thread { [self] in
+        work(coordinator)
+        finished.signal()
+      }
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+    var remaining = threads
+    while remaining > 0 {
+      if finished.wait(timeout: .now() + tick) == .success {
+        remaining -= 1
+        continue
+      }
+      if !onTick(coordinator.snapshot()) { coordinator.requestStop() }
+    }
+    return coordinator.outcome { part, indices, label in
+      recovered(part: part, indices: indices, matched: label)
+    }
+  }
+
+  /// The seconds one thread takes per checksum-valid candidate (seed and target derivation),
+  /// measured on `samples` random phrases of the search's word count.
+  public func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
+    -> Double
+  {
+    guard !targets.isEmpty else { return 0 }
+    let matcher = TargetMatcher(targets: targets)
+    let phrases = (0..<max(1, samples)).map { _ in
+      (try? Mnemonic.generate(wordCount: search.wordCount, language: search.phrase.language))!
+        .normalizedSentence()
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
+      mnemonics: phrases, salt: salt, iterations: Mnemonic.seedIterations)
+    for seed in seeds { _ = matcher.match(seed: seed) }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return elapsed / Double(phrases.count)
+  }
+
+  // MARK: - The worker
+
+  /// Takes chunks until none is left or the search stops.
+  private func work(_ coordinator: Coordinator) {
+    let length = search.wordCount
+    let batchSize = max(1, PBKDF2SHA512Batch.preferredBatchSize)
+    let matcher = targets.isEmpty ? nil : TargetMatcher(targets: targets)
+    let entropyBytes = (length * 11 - length / 3) / 8
+    // indices, digits, the batch's candidates, entropy: all in one wiped buffer.
+    let scratchBytes = 2 * length * (2 + batchSize) + 32
+    _ = SecureBytes(count: scratchBytes) { scratch in
+      let words = scratch.baseAddress!.bindMemory(
+        to: UInt16.self, capacity: length * (2 + batchSize))
+      let current = words
+      let digits = words + length
+      let batch = words + 2 * length
+      let entropy = scratch.baseAddress! + 2 * length * (2 + batchSize)
+      var batchParts = [Int](repeating: 0, count: batchSize)
+
+      while let chunk = coordinator.take() {
+        let low = range.lowerBound + UInt64(chunk) * configuration.chunkSize
+        let high = min(range.upperBound, low + configuration.chunkSize)
+        var counts = Counts()
+        var part = search.part(containing: low)
+        position(digits, current, part: part, offset: low - search.partStarts[part])
+        var batchCount = 0
+        var found: Found?
+        var stopped = false
+        var number = low
+
+        func flush() {
+          guard let matcher, batchCount > 0 else { return }
+          let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
+          let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
+            mnemonics: sentences, salt: salt, iterations: Mnemonic.seedIterations)
+          for (slot, seed) in seeds.enumerated() {
+            counts.checked += 1
+            if let label = matcher.match(seed: seed) {
+              let indices = (0..<length).map { Int(batch[slot * length + $0]) }
+              found = Found(part: batchParts[slot], indices: indices, label: label)
+              break
+            }
+          }
+          batchCount = 0
+        }
+
+        while number < high {
+          counts.candidates += 1
+          if passesChecksum(current, length: length, entropy: entropy, entropyBytes: entropyBytes),
+            !heldEarlier(part: part, current)
+          {
+            counts.checksumValid += 1
+            if matcher == nil {
+              coordinator.collect(part: part, indices: (0..<length).map { Int(current[$0]) })
+            } else {
+              (batch + batchCount * length).update(from: current, count: length)
+              batchParts[batchCount] = part
+              batchCount += 1
+              if batchCount == batchSize {
+                flush()
+                if found != nil { break }
+                if coordinator.isStopping {
+                  stopped = true
+                  break
+                }
+              }
+            }
+          }
+          number += 1
+          if number < high, !advance(digits, current, part: &part) {
+            position(digits, current, part: part, offset: 0)
+          }
+          if matcher == nil, number & 0xFFF == 0, coordinator.isStopping {
+            stopped = true
+            break
+          }
+        }
+        if !stopped, found == nil { flush() }
+        if stopped && found == nil { break }
+        coordinator.finish(chunk: chunk, counts: counts, found: found)
+        if found != nil { break }
+      }
+    }
+  }
+
+  /// Sets the digits and indices to candidate `offset` of `part`, last position fastest.
+  private func position(
+    _ digits: UnsafeMutablePointer<UInt16>, _ current: UnsafeMutablePointer<UInt16>, part: Int,
+    offset: UInt64
+  ) {
+    let sets = search.parts[part].sets
+    var rest = offset
+    for position in sets.indices.reversed() {
+      let radix = UInt64(sets[position].count)
+      digits[position] = UInt16(rest % radix)
+      rest /= radix
+      current[position] = sets[position].indices[Int(digits[position])]
+    }
+  }
+
+  /// The next candidate of `part`; false (with `part` moved on) when the part is exhausted.
+  @inline(__always)
+  private func advance(
+    _ digits: UnsafeMutablePointer<UInt16>, _ current: UnsafeMutablePointer<UInt16>,
+    part: inout Int
+  ) -> Bool {
+    let sets = search.parts[part].sets
+    var position = sets.count - 1
+    while position >= 0 {
+      let set = sets[position]
+      let next = Int(digits[position]) + 1
+      if next < set.count {
+        digits[position] = UInt16(next)
+        current[position] = set.indices[next]
+        return true
+      }
+      digits[position] = 0
+      current[position] = set.indices[0]
+      position -= 1
+    }
+    part += 1
+    return false
+  }
+
+  /// Whether the entropy the indices encode has the checksum their last bits carry.
+  @inline(__always)
+  private func passesChecksum(
+    _ indices: UnsafeMutablePointer<UInt16>, length: Int, entropy: UnsafeMutableRawPointer,
+    entropyBytes: Int
+  ) -> Bool {
+    var accumulator: UInt32 = 0
+    var bits = 0
+    var written = 0
+    for position in 0..<length {
+      accumulator = accumulator << 11 | UInt32(indices[position])
+      bits += 11
+      while bits >= 8, written < entropyBytes {
+        bits -= 8
+        entropy.storeBytes(
+          of: UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)), toByteOffset: written,
+          as: UInt8.self)
+        written += 1
+        accumulator &= (1 << UInt32(bits)) - 1
+      }
+    }
+    var digest = SHA256.hash(UnsafeRawBufferPointer(start: entropy, count: entropyBytes))
+    let first = digest[0]
+    for index in digest.indices { digest[index] = 0 }
+    return UInt32(first >> UInt8(8 - bits)) == accumulator
+  }
+
+  /// Whether an earlier part that overlaps `part` holds the candidate (it was searched there).
+  @inline(__always)
+  private func heldEarlier(part: Int, _ indices: UnsafeMutablePointer<UInt16>) -> Bool {
+    for earlier in search.parts[part].earlierOverlaps where search.parts[earlier].contains(indices)
+    {
+      return true
+    }
+    return false
+  }
+
+  /// The NFKD sentence of the candidate, the PBKDF2 password.
+  private func sentence(_ indices: UnsafeMutablePointer<UInt16>) -> SecureBytes {
+    let length = search.wordCount
+    var count = length - 1
+    for position in 0..<length { count += sentenceWords[Int(indices[position])].count }
+    return SecureBytes(count: count) { buffer in
+      var offset = 0
+      for position in 0..<length {
+        if position > 0 {
+          buffer[offset] = 0x20
+          offset += 1
+        }
+        for byte in sentenceWords[Int(indices[position])] {
+          buffer[offset] = byte
+          offset += 1
+        }
+      }
+    }
+  }
+
+  // MARK: - Results
+
+  /// The phrase of `indices` in `part` and how it differs from the phrase as remembered.
+  func recovered(part index: Int, indices: [Int], matched: String?) -> RecoveredPhrase {
+    let part = search.parts[index]
+    let phrase = search.phrase
+    let list = Wordlist.named(phrase.language)
+    // The checksum was verified before the candidate got here.
+    let entropy = Mnemonic.entropy(fromWordIndices: indices)!
+    let mnemonic = Mnemonic(
+      verifiedEntropy: entropy, language: phrase.language, expandedAbbreviations: [])
+    var changes: [RecoveryChange] = []
+    for position in indices.indices {
+      // What was remembered at this place: across a swap, the other word's.
+      let place: Int? =
+        if let swap = part.swap, position == swap {
+          part.origins[swap + 1]
+        } else if let swap = part.swap, position == swap + 1 {
+          part.origins[swap]
+        } else {
+          part.origins[position]
+        }
+      guard let place else {
+        changes.append(
+          RecoveryChange(position: position + 1, word: list.words[indices[position]], was: nil))
+        continue
+      }
+      if phrase.words[place] == .known(indices[position]) { continue }
+      changes.append(
+        RecoveryChange(
+          position: position + 1, word: list.words[indices[position]], was: phrase.written[place]))
+    }
+    return RecoveredPhrase(
+      mnemonic: mnemonic, changes: changes, swappedPositions: part.swap.map { ($0 + 1, $0 + 2) },
+      matched: matched)
+  }
+
+  // MARK: - Definition
+
+  private static func definitionHash(
+    search: RecoverySearch, targets: [RecoveryTarget], salt: SecureBytes,
+    configuration: Configuration
+  ) -> [UInt8] {
+    var bytes = Array("freedom-keys recover search 1\0".utf8)
+    func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    bytes += Array(search.phrase.language.rawValue.utf8) + [0]
+    append(UInt64(search.phrase.words.count))
+    for set in search.phrase.sets { for word in set.bits { append(word) } }
+    append(UInt64(search.missingWords))
+    append(search.allowsSwap ? 1 : 0)
+    append(UInt64(search.typos))
+    bytes += SHA256.hash(salt)
+    append(UInt64(targets.count))
+    for target in targets {
+      let definition = target.definitionBytes
+      append(UInt64(definition.count))
+      bytes += definition
+    }
+    append(UInt64(configuration.shardIndex))
+    append(UInt64(configuration.shardCount))
+    append(configuration.chunkSize)
+    return SHA256.hash(bytes)
+  }
+}
+
+/// Counts of one chunk.
+struct Counts {
+  var candidates: UInt64 = 0
+  var checksumValid: UInt64 = 0
+  var checked: UInt64 = 0
+}
+
+/// A match: the part, the word indices and the target.
+struct Found: Sendable {
+  let part: Int
+  let indices: [Int]
+  let label: String
+}
+
+/// The state the workers share, touched once per chunk (and once per batch to see whether to
+/// stop): which chunk comes next, which are done, the totals and a match.
+private final class Coordinator: @unchecked Sendable {
+  private let lock = NSLock()
+  private var progress: RecoveryProgress
+  private var done: Set<Int>
+  private var next: Int
+  private let chunkCount: Int
+  private var stopping = false
+  private var found: Found?
+  private let collectLimit: Int
+  private var collected: [(part: Int, indices: [Int])] = []
+  private var collectedTooMany = false
+  private let started = DispatchTime.now().uptimeNanoseconds
+  private let previousSeconds: Double
+
+  init(progress: RecoveryProgress, chunkCount: Int, collect: Int) {
+    self.progress = progress
+    done = Set(progress.doneChunks)
+    next = progress.doneBelow
+    self.chunkCount = chunkCount
+    collectLimit = collect
+    previousSeconds = progress.seconds
+  }
+
+  func take() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !stopping else { return nil }
+    while next < chunkCount, done.contains(next) { next += 1 }
+    guard next < chunkCount else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  var isStopping: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return stopping
+  }
+
+  func requestStop() {
+    lock.lock()
+    stopping = true
+    lock.unlock()
+  }
+
+  func collect(part: Int, indices: [Int]) {
+    lock.lock()
+    defer { lock.unlock() }
+    if collected.count < collectLimit {
+      collected.append((part, indices))
+    } else {
+      collectedTooMany = true
+    }
+  }
+
+  func finish(chunk: Int, counts: Counts, found: Found?) {
+    lock.lock()
+    defer { lock.unlock() }
+    progress.candidates += counts.candidates
+    progress.checksumValid += counts.checksumValid
+    progress.checked += counts.checked
+    done.insert(chunk)
+    while done.contains(progress.doneBelow) {
+      done.remove(progress.doneBelow)
+      progress.doneBelow += 1
+    }
+    if let found, self.found == nil {
+      self.found = found
+      stopping = true
+    }
+  }
+
+  func snapshot() -> RecoveryProgress {
+    lock.lock()
+    defer { lock.unlock() }
+    var snapshot = progress
+    snapshot.doneChunks = done.sorted()
+    snapshot.seconds =
+      previousSeconds + Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    return snapshot
+  }
+
+  func outcome(_ recovered: (Int, [Int], String?) -> RecoveredPhrase) -> PhraseRecovery.Outcome {
+    let snapshot = snapshot()
+    lock.lock()
+    defer { lock.unlock() }
+    let complete = found != nil || snapshot.doneBelow >= chunkCount
+    let candidates =
+      collectedTooMany
+      ? []
+      : collected.sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
+        recovered($0.part, $0.indices, nil)
+      }
+    return PhraseRecovery.Outcome(
+      found: found.map { recovered($0.part, $0.indices, $0.label) }, candidates: candidates,
+      isComplete: complete,
+      progress: snapshot)
+  }
+}

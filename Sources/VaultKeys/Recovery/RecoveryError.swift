@@ -1,0 +1,67 @@
+/// Why a damaged phrase cannot be searched. Messages quote at most the one word at fault, never
+/// the phrase.
+public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The input holds no words.
+  case empty
+  /// The phrase bytes are not valid UTF-8.
+  case invalidUTF8
+  /// The word at a 1-based position holds a character that is neither a letter nor one of the
+  /// markers `?` (unknown word) and `*` (after the known beginning of a word).
+  case unexpectedCharacter(position: Int, codePoint: UInt32)
+  /// No word of the phrase is in any wordlist, so the language cannot be told.
+  case unknownLanguage
+  /// No word of `language` begins with the `prefix` written at a 1-based position.
+  case noWordWithPrefix(position: Int, prefix: String, language: Wordlist.Language)
+  /// The word at a 1-based position is in no wordlist and no word of `language` is within two
+  /// edits of it.
+  case noNearbyWord(position: Int, word: String, language: Wordlist.Language)
+  /// The remembered words plus the missing ones do not make a BIP-39 word count.
+  case invalidWordCount(remembered: Int, missing: Int)
+  /// More typos were allowed than the phrase has words.
+  case tooManyTypos(typos: Int, words: Int)
+  /// The search has more candidates than can be counted (2^63).
+  case searchTooLarge
+  /// The damage models combine into too many overlapping parts to enumerate.
+  case tooManyParts(Int)
+  /// A shard was not K/N with 1 ≤ K ≤ N.
+  case invalidShard(index: Int, count: Int)
+
+  public var description: String {
+    switch self {
+    case .empty:
+      "the phrase is empty: write the words you remember, with ? for each unknown word"
+    case .invalidUTF8:
+      "the phrase is not valid UTF-8 text"
+    case .unexpectedCharacter(let position, let codePoint):
+      "word \(position) contains U+\(Self.hex4(codePoint)), which no wordlist has: write a "
+        + "word, ? for an unknown word, or the beginning of a word followed by * (ab*)"
+    case .unknownLanguage:
+      "no word of the phrase is in a wordlist, so its language is unknown: give --language"
+    case .noWordWithPrefix(let position, let prefix, let language):
+      "word \(position): no \(language.rawValue) word begins with '\(prefix)'; write ? if the "
+        + "beginning is not certain"
+    case .noNearbyWord(let position, let word, let language):
+      "word \(position) ('\(word)') is not within two letters of any \(language.rawValue) word: "
+        + "write ? for it"
+    case .invalidWordCount(let remembered, let missing):
+      "\(remembered) words"
+        + (missing > 0 ? " and \(missing) missing make \(remembered + missing)" : "")
+        + ", but a BIP-39 phrase has 12, 15, 18, 21 or 24 words: write ? for each word you "
+        + "cannot read, or give --missing N for words left out"
+    case .tooManyTypos(let typos, let words):
+      "--typos \(typos) is more than the \(words) words of the phrase"
+    case .searchTooLarge:
+      "the search has more than 2^63 candidates: narrow it (fewer ? words, a lower --typos)"
+    case .tooManyParts(let count):
+      "the damage models combine into \(count) overlapping parts, more than can be searched "
+        + "at once: use fewer of --missing, --swaps and --typos together"
+    case .invalidShard(let index, let count):
+      "shard \(index)/\(count) does not exist: --shard K/N needs 1 ≤ K ≤ N"
+    }
+  }
+
+  private static func hex4(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}

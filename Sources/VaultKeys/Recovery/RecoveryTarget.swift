@@ -1,0 +1,191 @@
+import CryptoPrimitives
+
+/// An identity of the Freedom profile that a recovery target may be.
+public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
+  /// Wallet i, m/44'/60'/i'/0/0 (0 is the user wallet).
+  case wallet(UInt32)
+  /// The Swarm (bee) wallet, m/44'/60'/0'/0/1.
+  case swarm
+  /// Swarm publisher key i, m/44'/73406'/i'/0/0.
+  case publisher(UInt32)
+  /// The IPFS (kubo) key, m/44'/73405'/0'/0'/0'.
+  case ipfs
+  /// The Radicle key, m/44'/73404'/0'/0'/0'.
+  case radicle
+
+  /// The name reports give a match: `swarm.address`, `wallets[2].address`, `ipfs.peerId`.
+  public var description: String {
+    switch self {
+    case .wallet(0): "wallet.address"
+    case .wallet(let index): "wallets[\(index)].address"
+    case .swarm: "swarm.address"
+    case .publisher(let index): "publishers[\(index)].address"
+    case .ipfs: "ipfs.peerId"
+    case .radicle: "radicle.did"
+    }
+  }
+
+  /// Where the identity's key is derived.
+  public var path: DerivationPath {
+    switch self {
+    case .wallet(let index): try! FreedomProfile.walletPath(index: index)
+    case .swarm: FreedomProfile.swarmPath
+    case .publisher(let index): try! FreedomProfile.publisherPath(index: index)
+    case .ipfs: FreedomProfile.ipfsPath
+    case .radicle: FreedomProfile.radiclePath
+    }
+  }
+
+  var isEd25519: Bool { self == .ipfs || self == .radicle }
+
+  /// Derivation order, cheapest first: an Ed25519 key is one HMAC chain and one key pair; the
+  /// Swarm wallet and the user wallet share m/44'/60'/0'/0; the others are paths of their own.
+  var cost: Int {
+    switch self {
+    case .ipfs: 0
+    case .radicle: 1
+    case .swarm: 2
+    case .wallet(0): 3
+    case .wallet(let index): 4 + 2 * Int(index)
+    case .publisher(let index): 5 + 2 * Int(index)
+    }
+  }
+}
+
+/// A public fact of the identity a damaged phrase belongs to, compared as raw bytes.
+public struct RecoveryTarget: Sendable, Equatable {
+  enum Value: Sendable, Equatable {
+    /// 20 address bytes.
+    case address([UInt8])
+    /// A 32-byte Ed25519 public key.
+    case ed25519([UInt8])
+    /// 32 overlay bytes of the Swarm wallet on a network with a nonce.
+    case overlay([UInt8], networkID: UInt64, nonce: [UInt8])
+  }
+
+  let value: Value
+  /// The identities the target may be.
+  public let identities: [RecoveryIdentity]
+
+  /// An address that may be the user wallet, the Swarm wallet, wallet i or publisher key i for
+  /// i < `accounts`.
+  public static func address(_ address: EthereumAddress, accounts: Int = 3) -> RecoveryTarget {
+    let count = UInt32(max(1, accounts))
+    let identities: [RecoveryIdentity] =
+      [.swarm] + (0..<count).map { .wallet($0) } + (0..<count).map { .publisher($0) }
+    return RecoveryTarget(value: .address(address.rawRepresentation), identities: identities)
+  }
+
+  /// The address of one identity (`.swarm` for a bee node's key, `.wallet(0)` for the user
+  /// wallet).
+  public static func address(_ address: EthereumAddress, of identity: RecoveryIdentity)
+    -> RecoveryTarget
+  {
+    RecoveryTarget(value: .address(address.rawRepresentation), identities: [identity])
+  }
+
+  /// The IPFS node's peer ID.
+  public static func peerID(_ peerID: Libp2pPeerID) -> RecoveryTarget {
+    RecoveryTarget(value: .ed25519(peerID.publicKey.rawRepresentation), identities: [.ipfs])
+  }
+
+  /// The Radicle node id or DID.
+  public static func radicle(_ identity: RadicleIdentity) -> RecoveryTarget {
+    RecoveryTarget(value: .ed25519(identity.publicKey.rawRepresentation), identities: [.radicle])
+  }
+
+  /// The Swarm overlay (32 bytes) on `networkID` with `nonce` (zero unless bee mined one).
+  public static func overlay(
+    _ overlay: [UInt8], networkID: UInt64 = SwarmOverlay.mainnet,
+    nonce: [UInt8] = [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
+  ) -> RecoveryTarget {
+    RecoveryTarget(
+      value: .overlay(overlay, networkID: networkID, nonce: nonce), identities: [.swarm])
+  }
+
+  /// What a match of this target through `identity` is reported as.
+  func label(for identity: RecoveryIdentity) -> String {
+    if case .overlay = value { return "swarm.overlay" }
+    return identity.description
+  }
+
+  /// The bytes that identify the target, for the hash of a search definition.
+  var definitionBytes: [UInt8] {
+    var bytes: [UInt8]
+    switch value {
+    case .address(let raw): bytes = [1] + raw
+    case .ed25519(let raw): bytes = [2] + raw
+    case .overlay(let raw, let networkID, let nonce):
+      bytes = [3] + raw + nonce
+      withUnsafeBytes(of: networkID.littleEndian) { bytes += $0 }
+    }
+    for identity in identities { bytes += Array(identity.description.utf8) + [0] }
+    return bytes
+  }
+}
+
+/// Derives from a seed only what the targets need, cheapest first, and compares raw bytes.
+/// One per worker thread: it holds no state shared with others.
+struct TargetMatcher {
+  private let targets: [RecoveryTarget]
+  /// The identities to derive, cheapest first, with the targets each may match.
+  private let plan: [(identity: RecoveryIdentity, targets: [Int])]
+
+  init(targets: [RecoveryTarget]) {
+    self.targets = targets
+    var byIdentity: [RecoveryIdentity: [Int]] = [:]
+    for (index, target) in targets.enumerated() {
+      for identity in target.identities { byIdentity[identity, default: []].append(index) }
+    }
+    plan = byIdentity.sorted { $0.key.cost < $1.key.cost }.map { ($0.key, $0.value) }
+  }
+
+  /// The label of the first target the seed's identities match, or nil.
+  func match(seed: SecureBytes) -> String? {
+    var ed25519Master: SLIP10Ed25519Key?
+    var secp256k1Master: ExtendedPrivateKey?
+    var walletParent: ExtendedPrivateKey?
+    for (identity, indices) in plan {
+      if identity.isEd25519 {
+        let master = ed25519Master ?? SLIP10Ed25519Key(seed: seed)
+        ed25519Master = master
+        guard let key = try? master.derive(identity.path) else { continue }
+        let publicKey = key.publicKey.rawRepresentation
+        for index in indices where targets[index].value == .ed25519(publicKey) {
+          return targets[index].label(for: identity)
+        }
+        continue
+      }
+      guard let master = secp256k1Master ?? (try? ExtendedPrivateKey(seed: seed)) else {
+        return nil
+      }
+      secp256k1Master = master
+      let key: ExtendedPrivateKey?
+      switch identity {
+      case .swarm, .wallet(0):
+        let parentPath = DerivationPath(components: Array(identity.path.components.dropLast()))
+        let parent = walletParent ?? (try? master.derive(parentPath))
+        walletParent = parent
+        key = try? parent?.child(identity.path.components.last!)
+      default:
+        key = try? master.derive(identity.path)
+      }
+      guard let key else { continue }
+      let address = EthereumAddress(publicKey: key.publicKey)
+      for index in indices {
+        switch targets[index].value {
+        case .address(let raw) where raw == address.rawRepresentation:
+          return targets[index].label(for: identity)
+        case .overlay(let raw, let networkID, let nonce):
+          if let overlay = try? SwarmOverlay(address: address, networkID: networkID, nonce: nonce),
+            overlay.rawRepresentation == raw
+          {
+            return targets[index].label(for: identity)
+          }
+        default: continue
+        }
+      }
+    }
+    return nil
+  }
+}

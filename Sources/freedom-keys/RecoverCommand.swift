@@ -1,0 +1,541 @@
+import CryptoPrimitives
+import Foundation
+import Glibc
+import VaultKeys
+
+/// Set by the SIGINT handler; read by the search loop, which then stops cleanly.
+nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+
+/// `freedom-keys recover`: finds the missing, illegible, misspelt or swapped words of a phrase
+/// by deriving each candidate's identities and comparing them with what the user still has.
+struct RecoverCommand: ParsableCommand {
+  static let missing = Option.value("missing", "n", help: "N words were left out, anywhere.")
+  static let swaps = Option.flag("swaps", help: "Two adjacent words may be exchanged (once).")
+  static let typos = Option.value("typos", "k", help: "Up to K words anywhere may be wrong.")
+  static let address = Option.value(
+    "address", "0x…", help: "Target: a wallet, Swarm or publisher address.")
+  static let accounts = Option.value(
+    "accounts", "n", help: "--address tries wallets/publishers 0…N-1 (default 3).")
+  static let peerID = Option.value(
+    "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
+  static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
+  static let overlay = Option.value("overlay", "hex", help: "Target: the Swarm overlay address.")
+  static let networkID = Option.value(
+    "network-id", "n", help: "The overlay's Swarm network (default 1, mainnet).")
+  static let overlayNonce = Option.value(
+    "overlay-nonce", "hex", help: "The overlay's 32-byte nonce (default zero).")
+  static let beeDir = Option.value(
+    "bee-dir", "dir", help: "Target: bee's <dir>/keys/swarm.key address.")
+  static let antdDir = Option.value(
+    "antd-dir", "dir", help: "Target: antd's <dir>/keys/swarm.key address.")
+  static let kuboRepo = Option.value(
+    "kubo-repo", "dir", help: "Target: kubo's <dir>/config PeerID.")
+  static let radicleHome = Option.value(
+    "radicle-home", "dir", help: "Target: <dir>/keys/radicle.pub.")
+  static let antDir = Option.value("ant-dir", "dir", help: "Target: Ant's <dir>/identity.json.")
+  static let freedomDir = Option.value(
+    "freedom-dir", "dir", help: "Target: desktop Freedom's vault-meta.json addresses.")
+  static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
+  static let shard = Option.value("shard", "k/n", help: "Search only the K-th of N disjoint parts.")
+  static let resume = Option.value(
+    "resume", "path", help: "Keep a checkpoint in <path> and continue from it.")
+  static let out = Option.value(
+    "out", "path", help: "Write the corrected phrase to a new file <path> (0600).")
+  static let json = Option.flag("json", help: "Print the result as JSON.")
+
+  static let directoryOptions = [beeDir, antdDir, kuboRepo, radicleHome, antDir, freedomDir]
+
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "recover",
+      abstract: "Find the missing, illegible, misspelt or swapped words of a phrase.",
+      discussion: """
+        The mnemonic file holds the phrase as remembered. Per word: a wordlist word;
+        ? for a word that cannot be read; ab* for a word known by its beginning; a
+        word in no wordlist is taken as misspelt and replaced by the words within
+        two letters of it (English four-letter abbreviations count). --missing,
+        --swaps and --typos widen the search; the word count must end at 12-24.
+        Each candidate that passes the checksum is checked against the targets (at
+        least one, else the checksum-valid candidates are only counted, and written
+        with --out when there are at most 100). Directory targets read only public
+        data, no password: bee and antd keys/swarm.key's address, kubo's config
+        Identity.PeerID, Radicle's keys/radicle.pub, Ant's identity.json (its key's
+        address) and desktop Freedom's vault-meta.json (or identity/vault-meta.json).
+        Prints which words changed and which target matched, never the phrase;
+        --out writes the whole corrected phrase to a new file (mode 0600). Before
+        starting it says how many candidates there are and how long they take at
+        the rate measured here; on a terminal a progress line follows on stderr.
+        Ctrl-C stops cleanly; with --resume the next run continues (the checkpoint
+        holds only progress and a hash of the search, never a word). --shard K/N
+        searches the K-th of N disjoint parts, one per machine or job. Exit status:
+        0 found (or counted), 4 searched everything without a match, 1 errors,
+        2 usage errors, 130 interrupted.
+        """,
+      options: [
+        MnemonicOptions.mnemonicFile, MnemonicOptions.passphraseFile, MnemonicOptions.language,
+        missing, swaps, typos, address, accounts, peerID, did, overlay, networkID, overlayNonce,
+      ] + directoryOptions + [threads, shard, resume, out, json])
+  }
+
+  let input: MnemonicOptions
+  let missingWords: Int
+  let allowsSwap: Bool
+  let typoCount: Int
+  let accountCount: Int
+  let givenTargets: [RecoveryTarget]
+  let directories: [(option: Option, path: String)]
+  let threadCount: Int
+  let shardIndex: Int
+  let shardCount: Int
+  let resumePath: String?
+  let outputPath: String?
+  let printsJSON: Bool
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    input = try MnemonicOptions(arguments)
+    missingWords = try arguments.integer(Self.missing, in: 0...12) ?? 0
+    allowsSwap = arguments.flag(Self.swaps)
+    typoCount = try arguments.integer(Self.typos, in: 0...24) ?? 0
+    accountCount = try arguments.integer(Self.accounts, in: 1...1000) ?? 3
+    if arguments.value(Self.accounts) != nil, arguments.value(Self.address) == nil {
+      throw arguments.usage("--accounts <n> only applies with --address")
+    }
+
+    var targets: [RecoveryTarget] = []
+    if let text = arguments.value(Self.address) {
+      do {
+        targets.append(.address(try EthereumAddress(text), accounts: accountCount))
+      } catch {
+        throw arguments.usage("--address: \(error)")
+      }
+    }
+    if let text = arguments.value(Self.peerID) {
+      do {
+        targets.append(.peerID(try Libp2pPeerID(text)))
+      } catch {
+        throw arguments.usage("--peer-id: \(error)")
+      }
+    }
+    if let text = arguments.value(Self.did) {
+      do {
+        targets.append(.radicle(try RadicleIdentity(text)))
+      } catch {
+        throw arguments.usage("--did: \(error)")
+      }
+    }
+    let networkID = try arguments.integer(Self.networkID, in: 0...UInt64.max)
+    let nonceText = arguments.value(Self.overlayNonce)
+    if let text = arguments.value(Self.overlay) {
+      guard let bytes = Hex.decode(text), bytes.count == SwarmOverlay.byteCount else {
+        throw arguments.usage("--overlay <hex> must be 64 hex digits (32 bytes)")
+      }
+      var nonce = [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
+      if let nonceText {
+        guard let decoded = Hex.decode(nonceText), decoded.count == SwarmOverlay.nonceByteCount
+        else { throw arguments.usage("--overlay-nonce <hex> must be 64 hex digits (32 bytes)") }
+        nonce = decoded
+      }
+      targets.append(
+        .overlay(bytes, networkID: networkID ?? SwarmOverlay.mainnet, nonce: nonce))
+    } else if networkID != nil || nonceText != nil {
+      throw arguments.usage("--network-id and --overlay-nonce only apply with --overlay <hex>")
+    }
+    givenTargets = targets
+    directories = Self.directoryOptions.compactMap { option in
+      arguments.value(option).map { (option, $0) }
+    }
+    if directories.contains(where: { $0.path.isEmpty }) {
+      throw arguments.usage("a directory given is empty")
+    }
+
+    threadCount =
+      try arguments.integer(Self.threads, in: 1...1024)
+      ?? ProcessInfo.processInfo.activeProcessorCount
+    if let text = arguments.value(Self.shard) {
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1 << 20,
+        (1...n).contains(k)
+      else {
+        throw arguments.usage("--shard <k/n> must be K/N with 1 ≤ K ≤ N, as in --shard 3/8")
+      }
+      (shardIndex, shardCount) = (k, n)
+    } else {
+      (shardIndex, shardCount) = (1, 1)
+    }
+    resumePath = arguments.value(Self.resume)
+    outputPath = arguments.value(Self.out)
+    if resumePath == "" || outputPath == "" {
+      throw arguments.usage("--resume and --out need a path")
+    }
+    printsJSON = arguments.flag(Self.json)
+  }
+
+  // MARK: - Running
+
+  func run() throws {
+    // Public data first, so a wrong directory fails before the phrase is asked for.
+    var targets = givenTargets
+    for (option, path) in directories {
+      targets += try Self.targets(from: path, option: option)
+    }
+    if let outputPath, FileManager.default.fileExists(atPath: outputPath) {
+      throw CLIError.failure(
+        "\(outputPath) already exists; refusing to overwrite it — choose another path")
+    }
+    let phrase = try input.readPhrase()
+    let passphrase = try input.readPassphrase()
+    let recovery: PhraseRecovery
+    do {
+      let damaged = try DamagedPhrase(phrase: phrase, language: input.language)
+      let search = try RecoverySearch(
+        phrase: damaged, missingWords: missingWords, allowsSwap: allowsSwap, typos: typoCount)
+      recovery = try PhraseRecovery(
+        search: search, targets: targets, passphrase: passphrase,
+        configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
+    }
+    let resumed = try resumePath.flatMap { try Self.readCheckpoint($0, for: recovery) }
+
+    signal(SIGINT) { _ in interruptRequested = 1 }
+    defer { signal(SIGINT, SIG_DFL) }
+    let candidates = UInt64(recovery.range.count)
+    let valid = try checksumValidCount(recovery)
+    guard interruptRequested == 0 else {
+      throw CLIError.interrupted("interrupted while counting, before the search started")
+    }
+    announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
+    let showsProgress = isatty(STDERR_FILENO) == 1
+    var lastCheckpoint = DispatchTime.now().uptimeNanoseconds
+    var lastLine = 0.0
+    let expected = valid.value
+    let outcome = try recovery.run(resumingFrom: resumed, collect: 100) { progress in
+      let now = DispatchTime.now().uptimeNanoseconds
+      if let resumePath, now - lastCheckpoint > 5_000_000_000 {
+        lastCheckpoint = now
+        try? Self.writeCheckpoint(progress, to: resumePath)
+      }
+      if showsProgress, progress.seconds - lastLine >= 1 {
+        lastLine = progress.seconds
+        Output.standardError(
+          "\r\u{1B}[K" + Self.progressLine(progress, candidates: candidates, expected: expected))
+      }
+      return interruptRequested == 0
+    }
+    if showsProgress { Output.standardError("\r\u{1B}[K") }
+    if let resumePath {
+      try Self.writeCheckpoint(outcome.progress, to: resumePath)
+    }
+    try report(outcome, recovery: recovery, candidates: candidates)
+  }
+
+  /// The checksum-valid count before starting: exact for up to 2^22 candidates, else expected.
+  private func checksumValidCount(_ recovery: PhraseRecovery) throws -> (value: Double, exact: Bool)
+  {
+    guard !recovery.targets.isEmpty else {
+      return (recovery.search.expectedChecksumValidCount / Double(shardCount), false)
+    }
+    guard recovery.range.count <= 1 << 22 else {
+      return (recovery.search.expectedChecksumValidCount / Double(shardCount), false)
+    }
+    let counting = try PhraseRecovery(
+      search: recovery.search, targets: [],
+      configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
+    let outcome = try counting.run(collect: 0) { _ in interruptRequested == 0 }
+    return (Double(outcome.progress.checksumValid), true)
+  }
+
+  /// "searching 4,194,304 candidates (262,144 pass the checksum) …; about 90 s on 2 threads".
+  private func announce(
+    _ recovery: PhraseRecovery, candidates: UInt64, valid: (value: Double, exact: Bool),
+    resumed: RecoveryProgress?
+  ) {
+    let search = recovery.search
+    var line =
+      "searching \(Self.grouped(candidates)) candidates of \(search.wordCount) "
+      + "\(search.phrase.language.rawValue) words"
+    if shardCount > 1 { line += " (shard \(shardIndex)/\(shardCount))" }
+    line +=
+      ", \(valid.exact ? "" : "about ")\(Self.grouped(UInt64(valid.value.rounded()))) pass the checksum"
+    if !recovery.targets.isEmpty {
+      let perCandidate = recovery.measureSecondsPerCandidate()
+      let parallel = Double(min(threadCount, ProcessInfo.processInfo.activeProcessorCount))
+      var seconds = valid.value * perCandidate / parallel
+      if let resumed, candidates > 0 {
+        seconds *= max(0, 1 - Double(resumed.candidates) / Double(candidates))
+      }
+      line +=
+        "; about \(Self.duration(seconds)) on \(threadCount) \(threadCount == 1 ? "thread" : "threads")"
+        + " at \(Self.grouped(UInt64((parallel / perCandidate).rounded())))/s"
+    }
+    if let resumed {
+      line += "; resuming, \(Self.percent(resumed.candidates, of: candidates)) done"
+    }
+    Output.standardError(line + "\n")
+  }
+
+  private func report(
+    _ outcome: PhraseRecovery.Outcome, recovery: PhraseRecovery, candidates: UInt64
+  ) throws {
+    let progress = outcome.progress
+    if !outcome.isComplete {
+      let done = Self.percent(progress.candidates, of: candidates)
+      let how =
+        resumePath.map { "run the same command again to continue from \($0)" }
+        ?? "give --resume FILE to keep a checkpoint and continue later"
+      throw CLIError.interrupted("interrupted after searching \(done): \(how)")
+    }
+    guard !recovery.targets.isEmpty else {
+      try reportCount(outcome, candidates: candidates)
+      return
+    }
+    if let found = outcome.found, let outputPath {
+      try Self.writePhrase(found.mnemonic, to: outputPath)
+    }
+    if printsJSON {
+      var object: JSONObject = ["found": .bool(outcome.found != nil)]
+      object.append(
+        "changes",
+        .array(
+          (outcome.found?.changes ?? []).map { change in
+            .object([
+              "position": .number(UInt64(change.position)), "word": .string(change.word),
+              "was": .string(change.was ?? ""),
+            ])
+          }))
+      if let matched = outcome.found?.matched { object.append("matched", .string(matched)) }
+      object.append("candidates", .number(candidates))
+      object.append("checksumValid", .number(progress.checksumValid))
+      object.append("checked", .number(progress.checked))
+      object.append("seconds", .tenths(progress.seconds))
+      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+    } else if let found = outcome.found {
+      Output.standardOutput(Self.describe(found, outputPath: outputPath))
+    }
+    if outcome.found == nil {
+      throw CLIError.notFound(
+        "no candidate matched the targets: all \(Self.grouped(candidates)) candidates "
+          + "(\(Self.grouped(progress.checksumValid)) checksum-valid) were searched; widen the "
+          + "search (--typos, --swaps, --missing, more ? words) or check the targets")
+    }
+  }
+
+  /// Without targets: the count, and the candidates with --out when there are at most 100.
+  private func reportCount(_ outcome: PhraseRecovery.Outcome, candidates: UInt64) throws {
+    let valid = outcome.progress.checksumValid
+    if let outputPath {
+      guard valid <= 100, outcome.candidates.count == valid else {
+        throw CLIError.failure(
+          "\(Self.grouped(valid)) candidates pass the checksum; --out writes at most 100 of "
+            + "them: give a target (--address, --bee-dir, …) to find the right one")
+      }
+      let lines = outcome.candidates.reduce(SecureBytes(count: 0) { _ in }) {
+        $0 + $1.mnemonic.phrase() + SecureBytes([0x0A])
+      }
+      try Self.write(lines, to: outputPath)
+    }
+    if printsJSON {
+      var object: JSONObject = [
+        "candidates": .number(candidates), "checksumValid": .number(valid),
+      ]
+      if outputPath != nil { object.append("written", .number(valid)) }
+      object.append("seconds", .tenths(outcome.progress.seconds))
+      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+    } else {
+      var text =
+        "\(Self.grouped(candidates)) candidates, \(Self.grouped(valid)) pass the checksum\n"
+      if let outputPath { text += "wrote them to \(outputPath) (mode 0600)\n" }
+      Output.standardOutput(text)
+    }
+  }
+
+  /// "word 3 is 'thank' (was '?')", "words 9 and 10 were swapped", "matched swarm.address".
+  static func describe(_ found: RecoveredPhrase, outputPath: String?) -> String {
+    var lines: [String] = []
+    var changes = found.changes
+    if let (first, second) = found.swappedPositions {
+      let pair = changes.filter { $0.position == first || $0.position == second }
+      // A plain exchange of two remembered words reads as one line.
+      let list = Wordlist.named(found.mnemonic.language)
+      func same(_ written: String?, _ word: String) -> Bool {
+        written.flatMap(list.index(of:)).map { $0 == list.index(of: word) } ?? false
+      }
+      if pair.count == 2, same(pair[0].was, pair[1].word), same(pair[1].was, pair[0].word) {
+        lines.append("words \(first) and \(second) were swapped")
+        changes.removeAll { $0.position == first || $0.position == second }
+      }
+    }
+    for change in changes {
+      let was = change.was.map { "'\($0)'" } ?? "missing"
+      lines.append("word \(change.position) is '\(change.word)' (was \(was))")
+    }
+    if lines.isEmpty { lines.append("the phrase was right as remembered") }
+    lines.append("matched \(found.matched ?? "")")
+    if let outputPath {
+      lines.append("wrote the corrected phrase to \(outputPath) (mode 0600)")
+    } else {
+      lines.append("give --out FILE to write the whole corrected phrase to a new file")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func progressLine(
+    _ progress: RecoveryProgress, candidates: UInt64, expected: Double
+  )
+    -> String
+  {
+    let rate = progress.seconds > 0 ? Double(progress.checked) / progress.seconds : 0
+    let remaining = max(0, expected - Double(progress.checksumValid))
+    let eta = rate > 0 ? "ETA \(duration(remaining / rate))" : "ETA …"
+    return "\(percent(progress.candidates, of: candidates)) · \(grouped(UInt64(rate)))/s · \(eta)"
+  }
+
+  // MARK: - Files
+
+  /// The targets a node or Freedom directory names, from public data only.
+  static func targets(from directory: String, option: Option) throws -> [RecoveryTarget] {
+    try ExportFiles.requireDirectory(directory)
+    func required(_ name: String) throws -> (path: String, bytes: SecureBytes) {
+      let path = ExportFiles.join(directory, name)
+      guard let bytes = try ExportFiles.read(path) else {
+        throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs it as a target")
+      }
+      return (path, bytes)
+    }
+    func unreadable(_ path: String, _ error: Error) -> CLIError {
+      .failure("\(path) cannot be read: \(error)")
+    }
+    switch option {
+    case beeDir, antdDir:
+      let (path, bytes) = try required("keys/swarm.key")
+      let keystore: Web3Keystore
+      do {
+        keystore = try Web3Keystore(json: bytes.withUnsafeBytes { Array($0) })
+      } catch {
+        throw unreadable(path, error)
+      }
+      guard let address = keystore.address else {
+        throw CLIError.failure("\(path) has no address field; give the address with --address")
+      }
+      return [.address(address, of: .swarm)]
+    case kuboRepo:
+      let (path, bytes) = try required("config")
+      let config: KuboConfig
+      do {
+        config = try KuboConfig(json: bytes)
+      } catch {
+        throw unreadable(path, error)
+      }
+      guard let text = config.peerID else {
+        throw CLIError.failure("\(path) has no Identity.PeerID; run 'ipfs init' or give --peer-id")
+      }
+      do {
+        return [.peerID(try Libp2pPeerID(text))]
+      } catch {
+        throw unreadable(path, error)
+      }
+    case radicleHome:
+      let (path, bytes) = try required("keys/radicle.pub")
+      do {
+        return [
+          .radicle(RadicleIdentity(publicKey: try ExportRadicleCommand.publicKey(inLine: bytes)))
+        ]
+      } catch {
+        throw unreadable(path, error)
+      }
+    case antDir:
+      let (path, bytes) = try required("identity.json")
+      do {
+        let identity = try AntIdentity(json: bytes)
+        return [.address(EthereumAddress(publicKey: identity.signingKey.publicKey), of: .swarm)]
+      } catch {
+        throw unreadable(path, error)
+      }
+    default:
+      let direct = ExportFiles.join(directory, "vault-meta.json")
+      let nested = ExportFiles.join(directory, "identity/vault-meta.json")
+      let path =
+        try ExportFiles.read(direct) != nil ? "vault-meta.json" : "identity/vault-meta.json"
+      guard try ExportFiles.read(direct) != nil || ExportFiles.read(nested) != nil else {
+        throw CLIError.failure(
+          "\(directory) holds no vault-meta.json (nor identity/vault-meta.json): give desktop "
+            + "Freedom's user data directory")
+      }
+      let (file, bytes) = try required(path)
+      do {
+        return try FreedomVaultMeta(json: bytes.withUnsafeBytes { Array($0) }).targets
+      } catch {
+        throw unreadable(file, error)
+      }
+    }
+  }
+
+  /// The checkpoint at `path` if there is one; it must belong to this search.
+  private static func readCheckpoint(_ path: String, for recovery: PhraseRecovery) throws
+    -> RecoveryProgress?
+  {
+    guard let bytes = try ExportFiles.read(path) else { return nil }
+    let progress: RecoveryProgress
+    do {
+      progress = try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
+    } catch {
+      throw CLIError.failure("\(path): \(error)")
+    }
+    guard progress.searchHash == recovery.searchHash else {
+      throw CLIError.failure("\(path): \(RecoveryCheckpointError.otherSearch)")
+    }
+    return progress
+  }
+
+  private static func writeCheckpoint(_ progress: RecoveryProgress, to path: String) throws {
+    do {
+      try SecureFileWriter.write(progress.jsonBytes(), to: path, mode: 0o600, replace: .replace)
+    } catch {
+      throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
+    }
+  }
+
+  private static func writePhrase(_ mnemonic: Mnemonic, to path: String) throws {
+    try write(mnemonic.phrase() + SecureBytes([0x0A]), to: path)
+  }
+
+  private static func write(_ bytes: SecureBytes, to path: String) throws {
+    do {
+      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .refuseExisting)
+    } catch .alreadyExists(let path) {
+      throw CLIError.failure(
+        "\(path) already exists; refusing to overwrite it — choose another path")
+    } catch {
+      throw CLIError.failure("cannot write \(path): \(error)")
+    }
+  }
+
+  // MARK: - Numbers
+
+  /// 4194304 → "4,194,304".
+  static func grouped(_ value: UInt64) -> String {
+    var digits = Array(String(value))
+    var index = digits.count - 3
+    while index > 0 {
+      digits.insert(",", at: index)
+      index -= 3
+    }
+    return String(digits)
+  }
+
+  /// "41.2%".
+  static func percent(_ part: UInt64, of whole: UInt64) -> String {
+    guard whole > 0 else { return "100%" }
+    let tenths = UInt64((Double(part) / Double(whole) * 1000).rounded(.down))
+    return "\(tenths / 10).\(tenths % 10)%"
+  }
+
+  /// "45 s", "12 min", "3.5 h", "2.1 days", "40 years".
+  static func duration(_ seconds: Double) -> String {
+    switch seconds {
+    case ..<120: "\(Int(seconds.rounded(.up))) s"
+    case ..<7200: "\(Int((seconds / 60).rounded())) min"
+    case ..<172_800: "\((seconds / 360).rounded() / 10) h"
+    case ..<(2 * 31_557_600): "\((seconds / 8640).rounded() / 10) days"
+    default: "\(grouped(UInt64(min(seconds / 31_557_600, 1e18)))) years"
+    }
+  }
+}

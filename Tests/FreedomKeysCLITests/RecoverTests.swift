@@ -1,0 +1,302 @@
+import Foundation
+import Testing
+
+/// `recover`: damaged published phrases found again through every kind of target, the output
+/// and exit codes, --out, --json, --resume, and usage errors before anything is read.
+@Suite("recover command")
+struct RecoverTests {
+  static let truth = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+  /// "th*" leaves 15 English words for word 3: a search of a few seeds.
+  static let damaged = "legal winner th* year wave sausage worth useful legal winner thank yellow\n"
+  static let other =
+    "letter advice cage absurd amount doctor acoustic avoid letter advice cage above"
+
+  /// `derive --json` of a phrase: the identities targets are made of.
+  static func identities(_ phrase: String) throws -> [String: Any] {
+    let run = try CLI.run(["derive", "--mnemonic-file", "-", "--json"], stdin: phrase)
+    #expect(run.status == 0)
+    return try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+  }
+
+  static func field(_ identities: [String: Any], _ node: String, _ key: String) -> String {
+    ((identities[node] as? [String: Any])?[key] as? String) ?? ""
+  }
+
+  func recover(_ options: [String], stdin: String = RecoverTests.damaged) throws -> CLIRun {
+    try CLI.run(["recover", "--mnemonic-file", "-", "--threads", "2"] + options, stdin: stdin)
+  }
+
+  @Test func findsTheWordAgainstAnAddress() throws {
+    let swarm = Self.field(try Self.identities(Self.truth), "swarm", "address")
+    let run = try recover(["--address", swarm])
+    #expect(run.status == 0)
+    #expect(
+      run.stdout == """
+        word 3 is 'thank' (was 'th*')
+        matched swarm.address
+        give --out FILE to write the whole corrected phrase to a new file
+
+        """)
+    #expect(
+      run.stderr.hasPrefix(
+        "searching 15 candidates of 12 english words, 1 pass the checksum; about "))
+    #expect(!run.stdout.contains("legal") && !run.stderr.contains("legal"))
+  }
+
+  @Test func jsonHasTheDocumentedFields() throws {
+    let peerID = Self.field(try Self.identities(Self.truth), "ipfs", "peerId")
+    let run = try recover(["--peer-id", peerID, "--json"])
+    #expect(run.status == 0)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect(object["found"] as? Bool == true)
+    let changes = try #require(object["changes"] as? [[String: Any]])
+    #expect(changes.count == 1)
+    #expect(changes.first?["position"] as? Int == 3)
+    #expect(changes.first?["word"] as? String == "thank")
+    #expect(changes.first?["was"] as? String == "th*")
+    #expect(object["matched"] as? String == "ipfs.peerId")
+    #expect(object["candidates"] as? Int == 15)
+    #expect(object["checksumValid"] as? Int == 1)
+    #expect(object["checked"] as? Int == 1)
+    #expect(object["seconds"] is Double || object["seconds"] is Int)
+    #expect(
+      Set(object.keys) == [
+        "found", "changes", "matched", "candidates", "checksumValid", "checked", "seconds",
+      ])
+  }
+
+  @Test func outWritesTheWholePhraseOnceWithMode0600() throws {
+    let directory = try TemporaryDirectory()
+    let out = directory.url.appendingPathComponent("fixed.txt").path
+    let did = Self.field(try Self.identities(Self.truth), "radicle", "did")
+    let run = try recover(["--did", did, "--out", out])
+    #expect(run.status == 0)
+    #expect(
+      run.stdout.contains("matched radicle.did\nwrote the corrected phrase to \(out) (mode 0600)\n")
+    )
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.truth + "\n")
+    let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    let again = try recover(["--did", did, "--out", out])
+    #expect(again.status == 1)
+    #expect(again.stdout.isEmpty)
+    #expect(again.stderr.contains("already exists; refusing to overwrite it"))
+  }
+
+  @Test func overlayTarget() throws {
+    let swarm = try #require(try Self.identities(Self.truth)["swarm"] as? [String: Any])
+    let run = try recover([
+      "--overlay", try #require(swarm["overlay"] as? String), "--network-id", "1",
+    ])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("matched swarm.overlay\n"))
+  }
+
+  @Test func noMatchSearchesEverythingAndExits4() throws {
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    let run = try recover(["--address", address, "--json"])
+    #expect(run.status == 4)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect(object["found"] as? Bool == false)
+    #expect(object["candidates"] as? Int == 15)
+    #expect(object["checked"] as? Int == 1)
+    #expect(
+      run.stderr.hasSuffix(
+        "freedom-keys: error: no candidate matched the targets: all 15 candidates (1 checksum-valid) "
+          + "were searched; widen the search (--typos, --swaps, --missing, more ? words) or check "
+          + "the targets\n"))
+  }
+
+  @Test func countsWithoutTargets() throws {
+    let phrase = Self.truth.replacingOccurrences(of: "yellow", with: "?")
+    let run = try recover(["--json"], stdin: phrase)
+    #expect(run.status == 0)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect(object["candidates"] as? Int == 2048)
+    #expect(object["checksumValid"] as? Int == 128)
+
+    let directory = try TemporaryDirectory()
+    let out = directory.url.appendingPathComponent("candidates.txt").path
+    let tooMany = try recover(["--out", out], stdin: phrase)
+    #expect(tooMany.status == 1)
+    #expect(tooMany.stderr.contains("128 candidates pass the checksum; --out writes at most 100"))
+    #expect(!FileManager.default.fileExists(atPath: out))
+
+    let few = try recover(["--out", out])
+    #expect(few.status == 0)
+    #expect(few.stdout == "15 candidates, 1 pass the checksum\nwrote them to \(out) (mode 0600)\n")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.truth + "\n")
+  }
+
+  @Test func nodeDirectoriesAreTargets() throws {
+    let directory = try TemporaryDirectory()
+    let words = try directory.file("words.txt", Self.truth + "\n")
+    let identities = try Self.identities(Self.truth)
+    func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+
+    // bee and antd: keys/swarm.key's address field, no password needed.
+    #expect(
+      try CLI.run(["export", "bee", "--data-dir", path("bee"), "--mnemonic-file", words]).status
+        == 0)
+    try FileManager.default.removeItem(atPath: path("bee/password"))
+    #expect(
+      try CLI.run(["export", "ant", "--data-dir", path("ant"), "--mnemonic-file", words]).status
+        == 0)
+    #expect(
+      try CLI.run([
+        "export", "radicle", "--home", path("rad"), "--alias", "x", "--mnemonic-file", words,
+      ])
+      .status == 0)
+    try FileManager.default.createDirectory(
+      atPath: path("kubo"), withIntermediateDirectories: false)
+    _ = try directory.file(
+      "kubo/config", "{\"Identity\": {\"PeerID\": \"\(Self.field(identities, "ipfs", "peerId"))\"}}"
+    )
+    try FileManager.default.createDirectory(
+      atPath: path("freedom/identity"), withIntermediateDirectories: true)
+    _ = try directory.file(
+      "freedom/identity/vault-meta.json",
+      "{\"userKnowsPassword\": true, \"addresses\": {\"userWallet\": \"\(Self.field(identities, "wallet", "address"))\"},"
+        + " \"derivedWallets\": [{\"index\": 0, \"type\": \"mnemonic\", \"address\": \"\(Self.field(identities, "wallet", "address"))\"}]}"
+    )
+
+    for (option, directory, matched) in [
+      ("--bee-dir", "bee", "swarm.address"), ("--antd-dir", "bee", "swarm.address"),
+      ("--ant-dir", "ant", "swarm.address"), ("--radicle-home", "rad", "radicle.did"),
+      ("--kubo-repo", "kubo", "ipfs.peerId"), ("--freedom-dir", "freedom", "wallet.address"),
+    ] {
+      let run = try recover([option, path(directory)])
+      #expect(run.status == 0, "\(option): \(run.stderr)")
+      #expect(run.stdout.contains("matched \(matched)\n"), "\(option)")
+    }
+    let missing = try recover(["--kubo-repo", path("bee")])
+    #expect(missing.status == 1)
+    #expect(
+      missing.stderr
+        == "freedom-keys: error: \(path("bee"))/config does not exist: --kubo-repo <dir> needs it as a target\n"
+    )
+  }
+
+  @Test func resumeContinuesFromTheCheckpoint() throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    let first = try recover(["--address", address, "--resume", checkpoint])
+    #expect(first.status == 4)
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    #expect(saved.contains("\"doneBelow\": 1"))
+    for word in Set(Self.truth.split(separator: " ")) { #expect(!saved.contains(word)) }
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: checkpoint)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+
+    let second = try recover(["--address", address, "--resume", checkpoint, "--json"])
+    #expect(second.status == 4)
+    #expect(second.stderr.contains("resuming, 100.0% done"))
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+    #expect(object["checked"] as? Int == 1)
+
+    let changed = try recover(["--address", address, "--resume", checkpoint, "--swaps"])
+    #expect(changed.status == 1)
+    #expect(changed.stderr.contains("the checkpoint belongs to a different search"))
+  }
+
+  @Test func ctrlCStopsCleanlyAndSaysHowToResume() throws {
+    let directory = try TemporaryDirectory()
+    // Three unknown words: billions of candidates, interrupted long before the end.
+    let words = try directory.file(
+      "words.txt", "legal winner ? year wave sausage worth ? legal winner ? yellow\n")
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = [
+      "recover", "--mnemonic-file", words, "--address", address, "--resume", checkpoint,
+      "--threads", "2",
+    ]
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Interrupt once the search has started (the summary comes after Ctrl-C is handled).
+    var early = Data()
+    while !String(decoding: early, as: UTF8.self).contains("pass the checksum") {
+      let chunk = error.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      early += chunk
+    }
+    Thread.sleep(forTimeInterval: 1)
+    process.interrupt()
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    if process.isRunning {
+      process.terminate()
+      Issue.record("recover did not stop within a minute of SIGINT")
+    }
+    process.waitUntilExit()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(
+      decoding: early + error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 130)
+    #expect(stdout.isEmpty)
+    #expect(
+      stderr.hasPrefix(
+        "searching 8,589,934,592 candidates of 12 english words, about 536,870,912 pass"))
+    #expect(
+      stderr.hasSuffix(
+        ": run the same command again to continue from \(checkpoint)\n"))
+    #expect(stderr.contains("freedom-keys: error: interrupted after searching "))
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    #expect(saved.hasPrefix("{\"format\": \"freedom-keys recover checkpoint 1\""))
+    for word in ["legal", "winner", "year", "wave", "sausage", "worth", "yellow"] {
+      #expect(!saved.contains(word))
+    }
+  }
+
+  @Test func shardsSplitTheCount() throws {
+    let phrase = Self.truth.replacingOccurrences(of: "yellow", with: "?")
+    var total = 0
+    for k in 1...3 {
+      let run = try recover(["--shard", "\(k)/3", "--json"], stdin: phrase)
+      #expect(run.status == 0)
+      let object = try #require(
+        JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+      total += try #require(object["checksumValid"] as? Int)
+    }
+    #expect(total == 128)
+  }
+
+  @Test(arguments: [
+    (["--address", "0x12"], "--address: an Ethereum address is 40 hex digits"),
+    (["--peer-id", "nope"], "--peer-id: not a libp2p peer ID"),
+    (["--shard", "4/3"], "--shard <k/n> must be K/N with 1 ≤ K ≤ N"),
+    (["--typos", "x"], "--typos <k> must be a whole number from 0 to 24"),
+    (["--network-id", "5"], "--network-id and --overlay-nonce only apply with --overlay <hex>"),
+    (["--accounts", "2"], "--accounts <n> only applies with --address"),
+    (["legal", "winner"], "the mnemonic is never accepted on the command line"),
+  ])
+  func usageErrorsComeBeforeAnyRead(options: [String], message: String) throws {
+    // The mnemonic file does not exist: reading it would be exit 1, not 2.
+    let run = try CLI.run(["recover", "--mnemonic-file", "/nonexistent/words.txt"] + options)
+    #expect(run.status == 2)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("freedom-keys: error: \(message)"))
+  }
+
+  @Test func damagedPhraseErrorsNameTheWord() throws {
+    let run = try recover(["--json"], stdin: "legal winner xq* year")
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(
+      run.stderr
+        == "freedom-keys: error: word 3: no english word begins with 'xq'; write ? if the beginning is not certain\n"
+    )
+  }
+}
