@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import Glibc
+import NodeFiles
 import VaultKeys
 
 /// Set by the SIGINT handler; read by the search loop, which then stops cleanly.

@@ -40,7 +40,7 @@ public indirect enum JSONValue: Sendable, Equatable {
   /// The value as JSON text without any whitespace, as Go's `json.Marshal` writes it.
   public var compact: String {
     switch self {
-    case .string, .number, .bool: return rendered()
+    case .string, .number, .tenths, .bool: return rendered()
     case .array(let elements): return "[" + elements.map(\.compact).joined(separator: ",") + "]"
     case .object(let object):
       let members = object.members.map { JSONValue.quoted($0.key) + ":" + $0.value.compact }

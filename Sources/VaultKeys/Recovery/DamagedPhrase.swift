@@ -58,8 +58,8 @@ public struct DamagedPhrase: Sendable {
         sets.append(.all)
       } else if key.hasSuffix("*") {
         let prefix = String(key.dropLast())
-        let matches = list.normalizedWords.indices.filter {
-          Wordlist.matchingKey(list.normalizedWords[$0]).hasPrefix(prefix)
+        let matches = list.words.indices.filter {
+          Wordlist.matchingKey(list.words[$0]).hasPrefix(prefix)
         }
         guard !matches.isEmpty else {
           throw .noWordWithPrefix(
@@ -95,8 +95,8 @@ public struct DamagedPhrase: Sendable {
   /// The words within `misspellingDistance` edits of `key`, or of their abbreviation.
   static func nearbyWords(_ key: String, in list: Wordlist) -> [Int] {
     let typed = Array(key)
-    return list.normalizedWords.indices.filter { index in
-      let word = Array(Wordlist.matchingKey(list.normalizedWords[index]))
+    return list.words.indices.filter { index in
+      let word = Array(Wordlist.matchingKey(list.words[index]))
       if Wordlist.editDistance(typed, word, limit: misspellingDistance) <= misspellingDistance {
         return true
       }

@@ -8,7 +8,7 @@ extension Mnemonic {
 
   /// The NFKD words joined by single spaces: the PBKDF2 password of the seed.
   func normalizedSentence() -> SecureBytes {
-    let forms = Wordlist.named(language).normalizedWords.map { Array($0.utf8) }
+    let forms = Wordlist.named(language).words.map { Array($0.utf8) }
     var indices: [Int] = []
     Self.forEachWordIndex(of: entropy) { indices.append($0) }
     let count = indices.reduce(indices.count - 1) { $0 + forms[$1].count }

@@ -82,7 +82,7 @@ public final class PhraseRecovery: Sendable {
     let count = UInt64(range.count)
     chunkCount = Int((count + configuration.chunkSize - 1) / configuration.chunkSize)
     salt = Mnemonic.salt(passphrase: passphrase)
-    sentenceWords = Wordlist.named(search.phrase.language).normalizedWords.map { Array($0.utf8) }
+    sentenceWords = Wordlist.named(search.phrase.language).words.map { Array($0.utf8) }
     searchHash = Self.definitionHash(
       search: search, targets: targets, salt: salt, configuration: configuration)
   }
