@@ -161,11 +161,3 @@ struct ExportBeeCommand: ParsableCommand {
     Output.standardOutput(text)
   }
 }
-
-extension StoredFile {
-  /// Whether a file is there, understood or not.
-  var isPresent: Bool {
-    if case .absent = self { return false }
-    return true
-  }
-}
