@@ -149,7 +149,9 @@ public final class NodeDirectory {
           throw NodeFileError(.unexpectedFile, "\(full(file.path)) is not a regular file")
         }
         let staged = NodePath.join(staging, String(steps.count))
-        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: file.owner)
+        let directoryOwner = try ownerOfDirectory()
+        let owner = file.owner ?? target.map { ($0.owner, $0.group) } ?? directoryOwner
+        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: owner)
         steps.append(
           .init(
             kind: .file, index: steps.count, path: file.path,
@@ -244,6 +246,13 @@ public final class NodeDirectory {
     }
     let staged = NodePath.join(staging, String(index))
     try DirectoryIO.makeDirectory(staged)
+    // Root exporting for a user: the new keys/ is the user's, as the old one (or the node
+    // directory) was.
+    let directoryOwner = try ownerOfDirectory()
+    let owner = status.map { ($0.owner, $0.group) } ?? directoryOwner
+    if let (user, group) = owner, getuid() == 0, chown(staged, user, group) != 0 {
+      throw NodeFileError.system("set the owner of", staged)
+    }
     var removed: [String] = []
     let newNames = Set(files.map { String($0.path.dropFirst(identity.count + 1)) })
     if status != nil {
@@ -268,13 +277,18 @@ public final class NodeDirectory {
     for file in files {
       let name = String(file.path.dropFirst(identity.count + 1))
       try DirectoryIO.writeNewFile(
-        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner)
+        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner ?? owner)
     }
     try DirectoryIO.sync(directory: staged)
     let step = IntentRecord.Step(
       kind: .dir, index: index, path: identity, inode: try FileStatus.of(staged)!.inode,
       existed: status != nil)
     return (step, removed)
+  }
+
+  /// The owner and group of the node directory.
+  private func ownerOfDirectory() throws(NodeFileError) -> (UInt32, UInt32)? {
+    try FileStatus.following(path).map { ($0.owner, $0.group) }
   }
 
   // MARK: - Recovery
