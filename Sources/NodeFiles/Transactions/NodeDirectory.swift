@@ -139,9 +139,21 @@ public final class NodeDirectory {
         steps.append(.init(kind: .aside, index: steps.count, path: name, inode: 0, existed: true))
         result.removed.append(full(name))
       }
+      if let identity {
+        identityFiles = change.files.filter { $0.path.hasPrefix(identity + "/") }
+      }
+      var identityStaged = false
       for file in change.files {
+        // The identity directory takes its place where its first file is listed.
         if let identity, file.path.hasPrefix(identity + "/") {
-          identityFiles.append(file)
+          guard !identityStaged else { continue }
+          identityStaged = true
+          let (step, removed) = try stageIdentityDirectory(
+            identity, files: identityFiles, removing: change.removing, index: steps.count,
+            staging: staging)
+          steps.append(step)
+          result.written += identityFiles.map { full($0.path) }
+          result.removed += removed
           continue
         }
         let target = try FileStatus.of(full(file.path))
@@ -157,14 +169,6 @@ public final class NodeDirectory {
             kind: .file, index: steps.count, path: file.path,
             inode: try FileStatus.of(staged)!.inode, existed: target != nil))
         result.written.append(full(file.path))
-      }
-      if let identity, !identityFiles.isEmpty {
-        let (step, removed) = try stageIdentityDirectory(
-          identity, files: identityFiles, removing: change.removing, index: steps.count,
-          staging: staging)
-        steps.append(step)
-        result.written += identityFiles.map { full($0.path) }
-        result.removed += removed
       }
       try DirectoryIO.sync(directory: staging)
       try DirectoryIO.sync(directory: path)
