@@ -115,6 +115,25 @@ struct ExportTransactionTests {
     #expect(try Self.oldBeeIdentityIsWhole(dir))
   }
 
+  @Test func rootExportingForAUserLeavesTheFilesTheUsers() throws {
+    guard getuid() == 0 else {
+      try Test.cancel("only root can export into another user's directory")
+    }
+    let fixture = try ExportFixture()
+    let dir = try Self.beeWithState(fixture)
+    for path in [dir] + tree(dir).map({ dir + "/" + $0 }) {
+      #expect(lchown(path, 65534, 65534) == 0)
+    }
+    let run = try fixture.run(
+      ["export", "bee", "--data-dir", dir, "--force", "--scrypt-n", "1024"], other: true)
+    #expect(run.status == 0)
+    for path in [dir + "/keys", dir + "/keys/swarm.key", dir + "/password"] {
+      var info = stat()
+      #expect(lstat(path, &info) == 0)
+      #expect(info.st_uid == 65534 && info.st_gid == 65534, "\(path)")
+    }
+  }
+
   // MARK: - Reproducer 3: a failed radicle --force never leaves a key pair of two identities
 
   @Test func failedRadicleReplacementKeepsThePair() throws {

@@ -139,9 +139,21 @@ public final class NodeDirectory {
         steps.append(.init(kind: .aside, index: steps.count, path: name, inode: 0, existed: true))
         result.removed.append(full(name))
       }
+      if let identity {
+        identityFiles = change.files.filter { $0.path.hasPrefix(identity + "/") }
+      }
+      var identityStaged = false
       for file in change.files {
+        // The identity directory takes its place where its first file is listed.
         if let identity, file.path.hasPrefix(identity + "/") {
-          identityFiles.append(file)
+          guard !identityStaged else { continue }
+          identityStaged = true
+          let (step, removed) = try stageIdentityDirectory(
+            identity, files: identityFiles, removing: change.removing, index: steps.count,
+            staging: staging)
+          steps.append(step)
+          result.written += identityFiles.map { full($0.path) }
+          result.removed += removed
           continue
         }
         let target = try FileStatus.of(full(file.path))
@@ -149,20 +161,14 @@ public final class NodeDirectory {
           throw NodeFileError(.unexpectedFile, "\(full(file.path)) is not a regular file")
         }
         let staged = NodePath.join(staging, String(steps.count))
-        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: file.owner)
+        let directoryOwner = try ownerOfDirectory()
+        let owner = file.owner ?? target.map { ($0.owner, $0.group) } ?? directoryOwner
+        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: owner)
         steps.append(
           .init(
             kind: .file, index: steps.count, path: file.path,
             inode: try FileStatus.of(staged)!.inode, existed: target != nil))
         result.written.append(full(file.path))
-      }
-      if let identity, !identityFiles.isEmpty {
-        let (step, removed) = try stageIdentityDirectory(
-          identity, files: identityFiles, removing: change.removing, index: steps.count,
-          staging: staging)
-        steps.append(step)
-        result.written += identityFiles.map { full($0.path) }
-        result.removed += removed
       }
       try DirectoryIO.sync(directory: staging)
       try DirectoryIO.sync(directory: path)
@@ -244,6 +250,13 @@ public final class NodeDirectory {
     }
     let staged = NodePath.join(staging, String(index))
     try DirectoryIO.makeDirectory(staged)
+    // Root exporting for a user: the new keys/ is the user's, as the old one (or the node
+    // directory) was.
+    let directoryOwner = try ownerOfDirectory()
+    let owner = status.map { ($0.owner, $0.group) } ?? directoryOwner
+    if let (user, group) = owner, getuid() == 0, chown(staged, user, group) != 0 {
+      throw NodeFileError.system("set the owner of", staged)
+    }
     var removed: [String] = []
     let newNames = Set(files.map { String($0.path.dropFirst(identity.count + 1)) })
     if status != nil {
@@ -268,13 +281,18 @@ public final class NodeDirectory {
     for file in files {
       let name = String(file.path.dropFirst(identity.count + 1))
       try DirectoryIO.writeNewFile(
-        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner)
+        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner ?? owner)
     }
     try DirectoryIO.sync(directory: staged)
     let step = IntentRecord.Step(
       kind: .dir, index: index, path: identity, inode: try FileStatus.of(staged)!.inode,
       existed: status != nil)
     return (step, removed)
+  }
+
+  /// The owner and group of the node directory.
+  private func ownerOfDirectory() throws(NodeFileError) -> (UInt32, UInt32)? {
+    try FileStatus.following(path).map { ($0.owner, $0.group) }
   }
 
   // MARK: - Recovery
