@@ -118,13 +118,20 @@ public struct Web3Keystore: Sendable {
     let mac = keccakMAC(derivedKey: derivedKey, ciphertext: ciphertext)
     let address = EthereumAddress(publicKey: privateKey.publicKey)
 
-    var json = "{\"address\":\"\(address.lowercaseHex)\","
-    json += "\"crypto\":{\"cipher\":\"aes-128-ctr\",\"ciphertext\":\"\(Hex.encode(ciphertext))\","
-    json += "\"cipherparams\":{\"iv\":\"\(Hex.encode(iv))\"},\"kdf\":\"scrypt\","
-    json +=
-      "\"kdfparams\":{\"n\":\(scryptN),\"r\":\(r),\"p\":\(p),\"dklen\":\(derivedKeyByteCount),"
-    json += "\"salt\":\"\(Hex.encode(salt))\"},\"mac\":\"\(Hex.encode(mac))\"},"
-    json += "\"version\":3,\"id\":\"\(UUID().uuidString.lowercased())\"}"
+    let kdfParams: JSONObject = [
+      "n": .number(scryptN), "r": .number(UInt64(r)), "p": .number(UInt64(p)),
+      "dklen": .number(UInt64(derivedKeyByteCount)), "salt": .string(Hex.encode(salt)),
+    ]
+    let crypto: JSONObject = [
+      "cipher": .string("aes-128-ctr"), "ciphertext": .string(Hex.encode(ciphertext)),
+      "cipherparams": .object(["iv": .string(Hex.encode(iv))]), "kdf": .string("scrypt"),
+      "kdfparams": .object(kdfParams), "mac": .string(Hex.encode(mac)),
+    ]
+    let file: JSONValue = .object([
+      "address": .string(address.lowercaseHex), "crypto": .object(crypto), "version": .number(3),
+      "id": .string(UUID().uuidString.lowercased()),
+    ])
+    let json = file.compact
     return Array(json.utf8)
   }
 
