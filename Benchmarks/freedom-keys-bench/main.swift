@@ -38,6 +38,8 @@ struct Report: Encodable {
   /// `export bee`'s work over the bare libsodium scrypt call (target ≤ 1.1).
   var exportBeeVsScrypt: Double?
   var peakRSSKiB: Int?
+  /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
+  var wholeProcess: WholeProcessResult?
 }
 
 let filter = CommandLine.arguments.dropFirst().first
@@ -217,6 +219,10 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
       "wall": ours.medianMs / python[0], "cpu": ours.medianCpuMs / python[1],
     ]
   }
+}
+
+if filter.map({ "whole process".contains($0) }) ?? true {
+  report.wholeProcess = measureWholeProcess()
 }
 
 report.peakRSSKiB = peakRSSKiB()
