@@ -41,6 +41,8 @@ struct Report: Encodable {
   var peakRSSKiB: Int?
   /// `recover`'s kernels: seeds and addresses per second per core (RecoverKernels.swift).
   var recoverKernels: RecoverKernelReport?
+  /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
+  var wholeProcess: WholeProcessResult?
 }
 
 let filter = CommandLine.arguments.dropFirst().first
@@ -258,6 +260,9 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
 }
 try recoverEndToEnd()
 try measureRecoverKernels()
+if filter.map({ "whole process".contains($0) }) ?? true {
+  report.wholeProcess = measureWholeProcess()
+}
 
 report.peakRSSKiB = peakRSSKiB()
 let encoder = JSONEncoder()

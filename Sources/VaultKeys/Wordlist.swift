@@ -19,8 +19,10 @@ public struct Wordlist: Sendable {
   /// lowercase already (a test checks both), the form whose UTF-8 bytes make up a seed's
   /// password, so each word is also its own matching key.
   public let words: [String]
-  /// Word index by matching key (see `matchingKey`).
-  private let indexByKey: [String: Int]
+  /// The word indices in the byte order of the words' UTF-8, searched by bisection: built
+  /// once, with no hashing, and for the lists published in that order (English, Italian,
+  /// Portuguese, Korean) without even a sort.
+  private let byteOrder: [UInt16]
 
   /// The list for `language`, decoded and indexed once per process on first use.
   public static func named(_ language: Language) -> Wordlist {
@@ -40,7 +42,7 @@ public struct Wordlist: Sendable {
 
   /// The index (0…2047) of `word`, compared after NFKD and lowercasing; nil if it is not in the list.
   public func index(of word: String) -> Int? {
-    indexByKey[Self.matchingKey(word)]
+    index(forKey: Self.matchingKey(word))
   }
 
   /// The exact bytes of the published file (for checking its SHA-256).
@@ -76,14 +78,27 @@ public struct Wordlist: Sendable {
 
   private init(loading language: Language) {
     self.language = language
-    words = Self.sourceFile(language).split(separator: 0x0A).map {
-      String(decoding: $0, as: UTF8.self)
+    let file = Self.sourceFile(language)
+    var words: [String] = []
+    words.reserveCapacity(Self.wordCount)
+    file.withUnsafeBufferPointer { bytes in
+      var start = 0
+      for end in bytes.indices where bytes[end] == 0x0A {
+        words.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        start = end + 1
+      }
     }
     precondition(words.count == Self.wordCount, "the embedded \(language) wordlist is damaged")
-    var index: [String: Int] = [:]
-    index.reserveCapacity(Self.wordCount)
-    for (position, word) in words.enumerated() where index[word] == nil { index[word] = position }
-    indexByKey = index
+    self.words = words
+    let inOrder = zip(words, words.dropFirst()).allSatisfy {
+      $0.utf8.lexicographicallyPrecedes($1.utf8)
+    }
+    let identity = (0..<UInt16(Self.wordCount)).map { $0 }
+    byteOrder =
+      inOrder
+      ? identity
+      : identity.sorted { words[Int($0)].utf8.lexicographicallyPrecedes(words[Int($1)].utf8) }
   }
 
   /// The form in which words are compared: NFKD, lowercased (and NFKD again, as lowercasing can
@@ -96,6 +111,20 @@ public struct Wordlist: Sendable {
 
   /// The index of a matching key (already normalised by `matchingKey`).
   func index(forKey key: String) -> Int? {
-    indexByKey[key]
+    var low = 0
+    var high = byteOrder.count
+    while low < high {
+      let middle = (low + high) / 2
+      let candidate = words[Int(byteOrder[middle])]
+      if candidate.utf8.lexicographicallyPrecedes(key.utf8) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    guard low < byteOrder.count, words[Int(byteOrder[low])].utf8.elementsEqual(key.utf8) else {
+      return nil
+    }
+    return Int(byteOrder[low])
   }
 }
