@@ -197,6 +197,12 @@ struct RecoverCommand: ParsableCommand {
 
     signal(SIGINT) { _ in interruptRequested = 1 }
     defer { signal(SIGINT, SIG_DFL) }
+    // A parent may have blocked SIGINT (the mask is inherited); the threads started below
+    // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     let candidates = UInt64(recovery.range.count)
     let valid = try checksumValidCount(recovery)
     guard interruptRequested == 0 else {
