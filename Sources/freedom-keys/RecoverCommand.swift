@@ -16,7 +16,7 @@ struct RecoverCommand: ParsableCommand {
   static let address = Option.value(
     "address", "0x…", help: "Target: a wallet, Swarm or publisher address.")
   static let accounts = Option.value(
-    "accounts", "n", help: "--address tries wallets/publishers 0…N-1 (default 3).")
+    "accounts", "n", help: "--address tries wallets and publishers 0…N-1 (3).")
   static let peerID = Option.value(
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
@@ -41,7 +41,7 @@ struct RecoverCommand: ParsableCommand {
   static let resume = Option.value(
     "resume", "path", help: "Keep a checkpoint in <path> and continue from it.")
   static let out = Option.value(
-    "out", "path", help: "Write the corrected phrase to a new file <path> (0600).")
+    "out", "path", help: "Write the corrected phrase to a new file (0600).")
   static let json = Option.flag("json", help: "Print the result as JSON.")
 
   static let directoryOptions = [beeDir, antdDir, kuboRepo, radicleHome, antDir, freedomDir]
@@ -49,7 +49,7 @@ struct RecoverCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "recover",
-      abstract: "Find the missing, illegible, misspelt or swapped words of a phrase.",
+      abstract: "Find the unreadable, missing, misspelt or swapped words.",
       discussion: """
         The mnemonic file holds the phrase as remembered. Per word: a wordlist word;
         ? for a word that cannot be read; ab* for a word known by its beginning; a
@@ -198,6 +198,12 @@ struct RecoverCommand: ParsableCommand {
 
     signal(SIGINT) { _ in interruptRequested = 1 }
     defer { signal(SIGINT, SIG_DFL) }
+    // A parent may have blocked SIGINT (the mask is inherited); the threads started below
+    // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     let candidates = UInt64(recovery.range.count)
     let valid = try checksumValidCount(recovery)
     guard interruptRequested == 0 else {

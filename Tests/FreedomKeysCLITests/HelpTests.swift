@@ -16,7 +16,7 @@ struct HelpTests {
       mnemonic    Generate a new mnemonic or check one before using it.
       export      Write the key files of a bee, kubo, Ant, antd or Radicle node.
       verify      Check that node directories hold the identities of a mnemonic.
-      recover     Find the missing, illegible, misspelt or swapped words of a phrase.
+      recover     Find the unreadable, missing, misspelt or swapped words.
       keystore    Inspect Web3 Secret Storage (v3) key files, such as swarm.key.
       help        Show the help of a command ('help export bee').
 

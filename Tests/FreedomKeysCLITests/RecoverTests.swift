@@ -27,6 +27,21 @@ struct RecoverTests {
     try CLI.run(["recover", "--mnemonic-file", "-", "--threads", "2"] + options, stdin: stdin)
   }
 
+  @Test func helpDescribesTheCommandWithinEightyColumns() throws {
+    let run = try CLI.run(["recover", "--help"])
+    #expect(run.status == 0)
+    #expect(run.stderr.isEmpty)
+    #expect(
+      run.stdout.hasPrefix(
+        "OVERVIEW: Find the unreadable, missing, misspelt or swapped words.\n\n"
+          + "USAGE: freedom-keys recover [<options>]\n"))
+    for option in ["--missing <n>", "--swaps", "--typos <k>", "--shard <k/n>", "--resume <path>"] {
+      #expect(run.stdout.contains("  \(option) "))
+    }
+    #expect(run.stdout.contains("searches the K-th of N disjoint parts"))
+    for line in run.stdout.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+  }
+
   @Test func findsTheWordAgainstAnAddress() throws {
     let swarm = Self.field(try Self.identities(Self.truth), "swarm", "address")
     let run = try recover(["--address", swarm])

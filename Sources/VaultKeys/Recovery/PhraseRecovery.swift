@@ -297,11 +297,7 @@ public final class PhraseRecovery: Sendable {
   /// Whether an earlier part that overlaps `part` holds the candidate (it was searched there).
   @inline(__always)
   private func heldEarlier(part: Int, _ indices: UnsafeMutablePointer<UInt16>) -> Bool {
-    for earlier in search.parts[part].earlierOverlaps where search.parts[earlier].contains(indices)
-    {
-      return true
-    }
-    return false
+    search.heldInEarlierPart(than: part, indices)
   }
 
   /// The NFKD sentence of the candidate, the PBKDF2 password.

@@ -122,6 +122,16 @@ public struct RecoverySearch: Sendable {
     return low
   }
 
+  /// Whether a part before `part` that may overlap it holds the candidate `indices`: it is
+  /// searched only in the first part that holds it.
+  @inline(__always)
+  func heldInEarlierPart(than part: Int, _ indices: UnsafeMutablePointer<UInt16>) -> Bool {
+    for earlier in parts[part].earlierOverlaps where parts[earlier].contains(indices) {
+      return true
+    }
+    return false
+  }
+
   /// All sorted `choosing`-element subsets of 0..<count, in lexicographic order.
   static func combinations(of count: Int, choosing: Int) -> [[Int]] {
     guard choosing > 0 else { return [[]] }
