@@ -132,7 +132,7 @@ class Harness:
         found = []
         for base, dirs, files in os.walk(directory):
             for name in dirs + files:
-                if name in TRANSACTION_NAMES or name == ".freedom-keys.lock" or ".tmp-" in name:
+                if name.startswith(".freedom-keys") or ".tmp-" in name:
                     found.append(os.path.relpath(os.path.join(base, name), directory))
         return found
 
@@ -167,6 +167,7 @@ class Bee:
     statestore and localstore; B replaces it."""
 
     name = "bee"
+    with_state = True  # False for the concurrent runs, which start from an empty directory
 
     def __init__(self, h):
         self.h = h
@@ -220,7 +221,10 @@ class Bee:
         if who is None:
             raise ValueError(f"keys/swarm.key holds {address}, neither A nor B")
         keys = sorted(os.listdir(os.path.join(directory, "keys")))
-        if who == "A":
+        if who == "A" and not self.with_state:
+            if keys != ["swarm.key"]:
+                raise ValueError(f"keys/ of A holds {keys}")
+        elif who == "A":
             if keys != ["libp2p_v2.key", "pss.key", "swarm.key"]:
                 raise ValueError(f"keys/ of A holds {keys}")  # (a)
             journal = exists(os.path.join(directory, ".freedom-keys.intent"))
@@ -450,26 +454,59 @@ def kill_loop(h, node, runs):
     for run in range(runs):
         h.runs += 1
         directory = node.make()
-        status = h.killed(node.arguments(directory), "B", h.rng.uniform(0, 1.3 * typical))
-        who = check(h, node, scenario, run, directory, mid_change=True)
-        # The next run: verify with the mnemonic found finishes or undoes the change.
-        if who is not None:
-            v_status, _, v_err = h.run(node.verify(directory, who), who)
-            after = check(h, node, scenario + " then verify", run, directory, mid_change=False)
-            if v_status != 0:
-                h.violations.report(scenario, run, f"verify of {who} exited {v_status}: {v_err.strip()}")
-            if after is not None and after != who:
-                h.violations.report(scenario, run, f"verify turned {who} into {after}")
-            left = h.leftovers(directory)
-            if left:
-                h.violations.report(scenario, run, f"verify left {left}")
-        # And an export run to its end.
-        e_status, _, e_err = h.run(node.arguments(directory), "B")
-        if e_status != 0:
-            h.violations.report(scenario, run, f"the export after the kill exited {e_status}: {e_err.strip()}")
-        finished(h, node, scenario + " then export", run, directory, e_status, e_err)
+        h.killed(node.arguments(directory), "B", h.rng.uniform(0, 1.3 * typical))
+        after_kill(h, node, scenario, run, directory)
         shutil.rmtree(directory, ignore_errors=True)
-        del status
+
+
+def after_kill(h, node, scenario, run, directory):
+    """The checks right after a kill, after the next verify and after the next export."""
+    who = check(h, node, scenario, run, directory, mid_change=True)
+    # The next run: verify with the mnemonic found finishes or undoes the change.
+    if who is not None:
+        v_status, _, v_err = h.run(node.verify(directory, who), who)
+        after = check(h, node, scenario + " then verify", run, directory, mid_change=False)
+        if v_status != 0:
+            h.violations.report(scenario, run, f"verify of {who} exited {v_status}: {v_err.strip()}")
+        if after is not None and after != who:
+            h.violations.report(scenario, run, f"verify turned {who} into {after}")
+        left = h.leftovers(directory)
+        if left:
+            h.violations.report(scenario, run, f"verify left {left}")
+    # And an export run to its end.
+    e_status, _, e_err = h.run(node.arguments(directory), "B")
+    if e_status != 0:
+        h.violations.report(scenario, run, f"the export after the kill exited {e_status}: {e_err.strip()}")
+    finished(h, node, scenario + " then export", run, directory, e_status, e_err)
+
+
+STEP_SYSCALLS = ("mkdir", "link", "rename", "renameat2", "unlink", "rmdir", "fsync")
+
+
+def step_kills(h, node):
+    """kill -9 right before the N-th call of each file system call of the export (strace's
+    fault injection), for every N the export reaches: every step of the transaction, not only
+    the instants a random delay happens to hit."""
+    strace = shutil.which("strace")
+    if not strace:
+        print(f"faults: skipped {node.name} step kills: strace is not installed")
+        return
+    for syscall in STEP_SYSCALLS:
+        for n in range(1, 60):
+            scenario = f"{node.name} kill -9 before {syscall} #{n}"
+            h.runs += 1
+            directory = node.make()
+            p = subprocess.run(
+                [strace, "-f", "-qq", "-o", "/dev/null", "-e", f"trace={syscall}",
+                 "-e", f"inject={syscall}:signal=KILL:when={n}"]
+                + h.command(node.arguments(directory), "B"), capture_output=True, timeout=120)
+            if p.returncode == 0:
+                # The export never reached call n: it ran to its end.
+                finished(h, node, scenario, 0, directory, 0, "")
+                shutil.rmtree(directory, ignore_errors=True)
+                break
+            after_kill(h, node, scenario, 0, directory)
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 def make_unwritable(path):
@@ -500,6 +537,8 @@ def unwritable(h, node, targets):
             continue
         status, _, err = h.run(node.arguments(directory), "B")
         undo()
+        # What a user does on noticing the attribute: the old key moved along with its directory.
+        subprocess.run(["chattr", "-R", "-i", directory], capture_output=True)
         # An unchangeable old key file may stay behind after a successful swap: the run must
         # say so, and the next run removes it.
         finished(h, node, f"{scenario} {target or '.'}", 0, directory, status, err) if status != 0 else None
@@ -543,6 +582,14 @@ def full_disk(h, node, runs):
 
 
 def concurrent(h, node, runs):
+    node.with_state = False
+    try:
+        concurrent_pairs(h, node, runs)
+    finally:
+        node.with_state = True
+
+
+def concurrent_pairs(h, node, runs):
     for run in range(runs):
         for same, force in ((True, False), (False, False), (True, True), (False, True)):
             scenario = f"{node.name} concurrent {'same' if same else 'different'} mnemonic{' --force' if force else ''}"
@@ -609,6 +656,7 @@ def main():
             if args.only and node.name != args.only:
                 continue
             kill_loop(h, node, args.runs)
+            step_kills(h, node)
             full_disk(h, node, max(3, args.runs // 10))
             concurrent(h, node, max(2, args.runs // 25))
         unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])

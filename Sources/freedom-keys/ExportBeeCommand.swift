@@ -122,9 +122,10 @@ struct ExportBeeCommand: ParsableCommand {
     let keyFile = try Web3Keystore.encrypt(
       privateKey: profile.swarm.privateKey, password: password, scryptN: scryptCost)
 
-    var change = NodeChange()
+    // The key before a new password: interrupted in between, bee finds a key it cannot open
+    // and stops, rather than a password beside no key, with which it would make its own.
+    var change = NodeChange(files: [.init("keys/swarm.key", SecureBytes(keyFile))])
     if let newPasswordFile { change.files.append(.init("password", newPasswordFile)) }
-    change.files.append(.init("keys/swarm.key", SecureBytes(keyFile)))
     if existing.isPresent { change.removing = NodeLayout.bee.identityState }
     let result = try NodeDirectoryAccess.apply(change, in: node)
     try report(
@@ -159,13 +160,5 @@ struct ExportBeeCommand: ParsableCommand {
     text += "On mainnet bee may mine another overlay nonce (its neighbourhood suggester);\n"
     text += "the overlay then differs from the one above.\n"
     Output.standardOutput(text)
-  }
-}
-
-extension StoredFile {
-  /// Whether a file is there, understood or not.
-  var isPresent: Bool {
-    if case .absent = self { return false }
-    return true
   }
 }

@@ -1,3 +1,5 @@
+import NodeFiles
+
 /// `freedom-keys export`: writes one node's key files from the mnemonic.
 struct ExportCommand: ParsableCommand {
   static var configuration: CommandConfiguration {

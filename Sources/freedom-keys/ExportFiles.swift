@@ -7,9 +7,6 @@ import VaultKeys
 /// Reading the node files that `export` writes and `verify` checks, and writing them only after
 /// every input was read and checked.
 enum ExportFiles {
-  /// Larger files are refused unread: no key or node config file comes close.
-  static let maximumByteCount = 4 * 1024 * 1024
-
   /// What `stat` says about an existing path.
   struct Status {
     let mode: mode_t
@@ -62,33 +59,13 @@ enum ExportFiles {
     return Status(mode: info.st_mode, owner: info.st_uid, group: info.st_gid)
   }
 
-  /// The bytes of the regular file at `path`, read straight into zeroizing memory; nil when
-  /// there is no file. A directory, a device or an oversized file is an error.
+  /// The bytes of the regular file at `path` (NodeFileReader), or nil when there is none.
   static func read(_ path: String) throws(CLIError) -> SecureBytes? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw .failure("cannot read \(path): \(systemError())")
+    do {
+      return try NodeFileReader.read(path)
+    } catch {
+      throw .failure(error.message)
     }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw .failure("cannot read \(path): \(systemError())")
-    }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-      throw .failure("\(path) is not a regular file")
-    }
-    guard info.st_size <= maximumByteCount else {
-      throw .failure("\(path) is larger than \(maximumByteCount >> 20) MiB; it is not a node file")
-    }
-    // One byte more than the size, to notice a file that grew meanwhile.
-    let buffer: SecureBytes
-    switch SecretInput.readAll(descriptor, capacity: Int(info.st_size) + 1) {
-    case .success(let bytes): buffer = bytes
-    case .failure(let error): throw .failure("cannot read \(path): \(error)")
-    }
-    guard buffer.count <= info.st_size else { throw .failure("\(path) changed while it was read") }
-    return buffer
   }
 
   /// Warns when the secret file at `path` can be read by other users (desktop Freedom wrote
@@ -107,39 +84,6 @@ enum ExportFiles {
   }
 }
 
-/// A file that was read but could not be understood (a corrupt key, another program's file):
-/// `export` replaces it only with `--force`, `verify` reports it as an error.
-struct UnreadableNodeFile: Error {
-  let path: String
-  let reason: String
-
-  var description: String { "\(path) cannot be read: \(reason)" }
-}
-
-/// What a node directory holds at one of its key files.
-enum StoredFile<Value> {
-  /// Nothing is there.
-  case absent
-  /// The file, understood.
-  case present(Value)
-  /// A file that is not what it should be; `reason` says why.
-  case unreadable(UnreadableNodeFile)
-}
-
-extension StoredFile {
-  /// Reads `path` and parses it with `parse`; a parse error becomes `.unreadable`.
-  static func read(_ path: String, parse: (SecureBytes) throws -> Value) throws(CLIError)
-    -> StoredFile<Value>
-  {
-    guard let bytes = try ExportFiles.read(path) else { return .absent }
-    do {
-      return .present(try parse(bytes))
-    } catch {
-      return .unreadable(UnreadableNodeFile(path: path, reason: String(describing: error)))
-    }
-  }
-}
-
 /// Runs an export's read → check → write under the node directory's lock.
 enum NodeDirectoryAccess {
   /// Opens `path` (locked, an interrupted change finished or undone), runs `body`, and releases
@@ -154,6 +98,7 @@ enum NodeDirectoryAccess {
       throw CLIError.failure(error.message)
     }
     if let note = node.recoveryNote { Output.warning(note) }
+    for warning in node.takeWarnings() { Output.warning(warning) }
     var succeeded = false
     defer { node.close(keep: succeeded) }
     let result = try body(node)
@@ -172,6 +117,7 @@ enum NodeDirectoryAccess {
       throw CLIError.failure(error.message)
     }
     if let note = node.recoveryNote { Output.warning(note) }
+    for warning in node.takeWarnings() { Output.warning(warning) }
     defer { node.close() }
     return try body(node)
   }

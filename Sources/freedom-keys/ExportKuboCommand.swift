@@ -112,7 +112,7 @@ struct ExportKuboCommand: ParsableCommand {
 
     // Held until the new config is in place, so a daemon cannot start in between; a config
     // changed before the lock was taken is not overwritten with an edit of its old content.
-    let lock = try ExportKuboRepoLock.acquire(repository: repository)
+    let lock = try KuboRepoLock.acquire(repository: repository)
     guard let current = try ExportFiles.read(configPath), current == bytes else {
       throw CLIError.failure("\(configPath) changed while it was being checked; run this again")
     }

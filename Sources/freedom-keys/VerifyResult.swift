@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import NodeFiles
 import VaultKeys
 
 /// What `verify` found for one node: whether its stored identity is the mnemonic's.

@@ -34,6 +34,11 @@ struct ExportTransactionTests {
       && text(dir + "/localstore/sharky") == "chunks of the old identity"
   }
 
+  /// `chattr -R -i`: what a user does after noticing an immutable file.
+  func clearImmutable(_ path: String) {
+    if let chattr = executable("chattr") { _ = try? runTool(chattr, ["-R", "-i", path]) }
+  }
+
   // MARK: - Reproducer 2: a failed bee --force keeps the old identity's state
 
   @Test func failedBeeReplacementKeepsTheOldState() throws {
@@ -78,13 +83,55 @@ struct ExportTransactionTests {
       ["export", "bee", "--data-dir", dir, "--force", "--scrypt-n", "1024"], other: true)
     // The swap moved the whole old keys/ aside; only deleting the immutable old key failed.
     #expect(run.status == 0)
-    #expect(run.stderr.contains("the new identity is in place, but "))
-    _ = setImmutable(dir + "/.freedom-keys.new/2/swarm.key", false)
+    #expect(run.stderr.contains("belong to no identity in use"), "\(run.stderr)")
+    #expect(tree(dir).contains { $0.hasPrefix(".freedom-keys.trash-") })
+    clearImmutable(dir)
     let verify = try CLI.run(
       ["verify", "--bee-dir", dir, "--password-file", dir + "/password", "--mnemonic-file", "-"],
       stdin: Golden.otherMnemonic + "\n")
     #expect(verify.status == 0, "\(verify.stderr)")
     #expect(tree(dir) == ["keys", "keys/swarm.key", "password"])
+  }
+
+  @Test func aGivenPasswordThatDiffersFromThePasswordFileIsRefused() throws {
+    let fixture = try ExportFixture()
+    let dir = try Self.beeWithState(fixture)
+    let given = try fixture.file("given", "another password\n")
+    let key = contents(dir + "/keys/swarm.key")
+    // Main re-encrypted the key with the given password: DIR/password no longer opened it.
+    let run = try fixture.run(
+      [
+        "export", "bee", "--data-dir", dir, "--password-file", given, "--force", "--scrypt-n",
+        "1024",
+      ],
+      other: true)
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "freedom-keys: error: \(dir)/password holds another password than the one given, and "
+        + "would not open the new key; nothing was written (remove \(dir)/password, or give "
+        + "--password-file \(dir)/password)\n")
+    #expect(contents(dir + "/keys/swarm.key") == key)
+    #expect(try Self.oldBeeIdentityIsWhole(dir))
+  }
+
+  @Test func rootExportingForAUserLeavesTheFilesTheUsers() throws {
+    guard getuid() == 0 else {
+      try Test.cancel("only root can export into another user's directory")
+    }
+    let fixture = try ExportFixture()
+    let dir = try Self.beeWithState(fixture)
+    for path in [dir] + tree(dir).map({ dir + "/" + $0 }) {
+      #expect(lchown(path, 65534, 65534) == 0)
+    }
+    let run = try fixture.run(
+      ["export", "bee", "--data-dir", dir, "--force", "--scrypt-n", "1024"], other: true)
+    #expect(run.status == 0)
+    for path in [dir + "/keys", dir + "/keys/swarm.key", dir + "/password"] {
+      var info = stat()
+      #expect(lstat(path, &info) == 0)
+      #expect(info.st_uid == 65534 && info.st_gid == 65534, "\(path)")
+    }
   }
 
   // MARK: - Reproducer 3: a failed radicle --force never leaves a key pair of two identities
@@ -119,8 +166,7 @@ struct ExportTransactionTests {
       try Test.cancel("chattr +i needs root and a file system with attributes")
     }
     let run = try fixture.run(["export", "radicle", "--home", home, "--force"], other: true)
-    _ = setImmutable(home + "/.freedom-keys.new/0/radicle.pub", false)
-    _ = setImmutable(home + "/keys/radicle.pub", false)
+    clearImmutable(home)
     let expected = run.status == 0 ? Golden.otherMnemonic : Golden.mnemonic
     let verify = try CLI.run(
       ["verify", "--radicle-home", home, "--mnemonic-file", "-"], stdin: expected + "\n")

@@ -58,6 +58,11 @@ public enum NodePath {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 
+  /// The last component of `path`.
+  static func leaf(_ path: String) -> String {
+    String(path.split(separator: "/").last ?? "")
+  }
+
   /// The directory part of `path` ("." for a bare name).
   static func parent(_ path: String) -> String {
     var trimmed = Substring(path)

@@ -36,6 +36,7 @@ public struct NodeLayout: Sendable {
   static let intentName = ".freedom-keys.intent"
   static let stagingName = ".freedom-keys.new"
   static let asideName = ".freedom-keys.old"
+  static let trashPrefix = ".freedom-keys.trash-"
 
   /// Whether `name` (in the directory or in the identity directory) is a temporary file an
   /// older or interrupted freedom-keys left: `.<file>.tmp-<12 hex digits>`.

@@ -5,8 +5,8 @@
 ///
 ///     freedom-keys intent 1
 ///     aside 0 statestore
-///     file 1 password 1234567 new
-///     dir 2 keys 1234568 old
+///     dir 1 keys 1234567 old
+///     file 2 password 1234568 new
 ///     end
 ///
 /// `aside i path`: path was (or is being) renamed to `.freedom-keys.old/i`.

@@ -23,7 +23,8 @@ public struct NodeChange: Sendable {
     }
   }
 
-  /// The files to write, in the order they are put in place (the identity directory is last).
+  /// The files to write, in the order they are put in place; the identity directory's files
+  /// take their place together, at the position of the first of them.
   public var files: [File] = []
   /// What belongs to the identity being replaced (`NodeLayout.identityState`): moved aside
   /// before the commit, deleted after it; absent paths are skipped.

@@ -24,8 +24,14 @@ public final class NodeDirectory {
   public let layout: NodeLayout
   /// Set when `open` finished or undid an interrupted change: a line for the user.
   public private(set) var recoveryNote: String?
-  /// Set when `open` created the directory and it was accessible by others.
-  public private(set) var warnings: [String] = []
+  /// What the user should be told (old files that could not be deleted), not yet taken.
+  private var warnings: [String] = []
+
+  /// The warnings collected since the last call, for the caller to show.
+  public func takeWarnings() -> [String] {
+    defer { warnings = [] }
+    return warnings
+  }
 
   private var lock: NodeDirectoryLock?
   /// The directories `open` created (outermost first), removed again by `close(keep: false)`
@@ -133,9 +139,21 @@ public final class NodeDirectory {
         steps.append(.init(kind: .aside, index: steps.count, path: name, inode: 0, existed: true))
         result.removed.append(full(name))
       }
+      if let identity {
+        identityFiles = change.files.filter { $0.path.hasPrefix(identity + "/") }
+      }
+      var identityStaged = false
       for file in change.files {
+        // The identity directory takes its place where its first file is listed.
         if let identity, file.path.hasPrefix(identity + "/") {
-          identityFiles.append(file)
+          guard !identityStaged else { continue }
+          identityStaged = true
+          let (step, removed) = try stageIdentityDirectory(
+            identity, files: identityFiles, removing: change.removing, index: steps.count,
+            staging: staging)
+          steps.append(step)
+          result.written += identityFiles.map { full($0.path) }
+          result.removed += removed
           continue
         }
         let target = try FileStatus.of(full(file.path))
@@ -143,20 +161,14 @@ public final class NodeDirectory {
           throw NodeFileError(.unexpectedFile, "\(full(file.path)) is not a regular file")
         }
         let staged = NodePath.join(staging, String(steps.count))
-        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: file.owner)
+        let directoryOwner = try ownerOfDirectory()
+        let owner = file.owner ?? target.map { ($0.owner, $0.group) } ?? directoryOwner
+        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: owner)
         steps.append(
           .init(
             kind: .file, index: steps.count, path: file.path,
             inode: try FileStatus.of(staged)!.inode, existed: target != nil))
         result.written.append(full(file.path))
-      }
-      if let identity, !identityFiles.isEmpty {
-        let (step, removed) = try stageIdentityDirectory(
-          identity, files: identityFiles, removing: change.removing, index: steps.count,
-          staging: staging)
-        steps.append(step)
-        result.written += identityFiles.map { full($0.path) }
-        result.removed += removed
       }
       try DirectoryIO.sync(directory: staging)
       try DirectoryIO.sync(directory: path)
@@ -219,9 +231,10 @@ public final class NodeDirectory {
     do throws(NodeFileError) {
       try recover(record, finishing: true)
     } catch {
-      result.warnings.append(
+      warnings.append(
         "the new identity is in place, but \(error.message); the next run on \(path) retries")
     }
+    result.warnings += takeWarnings()
     return result
   }
 
@@ -237,6 +250,13 @@ public final class NodeDirectory {
     }
     let staged = NodePath.join(staging, String(index))
     try DirectoryIO.makeDirectory(staged)
+    // Root exporting for a user: the new keys/ is the user's, as the old one (or the node
+    // directory) was.
+    let directoryOwner = try ownerOfDirectory()
+    let owner = status.map { ($0.owner, $0.group) } ?? directoryOwner
+    if let (user, group) = owner, getuid() == 0, chown(staged, user, group) != 0 {
+      throw NodeFileError.system("set the owner of", staged)
+    }
     var removed: [String] = []
     let newNames = Set(files.map { String($0.path.dropFirst(identity.count + 1)) })
     if status != nil {
@@ -261,13 +281,18 @@ public final class NodeDirectory {
     for file in files {
       let name = String(file.path.dropFirst(identity.count + 1))
       try DirectoryIO.writeNewFile(
-        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner)
+        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner ?? owner)
     }
     try DirectoryIO.sync(directory: staged)
     let step = IntentRecord.Step(
       kind: .dir, index: index, path: identity, inode: try FileStatus.of(staged)!.inode,
       existed: status != nil)
     return (step, removed)
+  }
+
+  /// The owner and group of the node directory.
+  private func ownerOfDirectory() throws(NodeFileError) -> (UInt32, UInt32)? {
+    try FileStatus.following(path).map { ($0.owner, $0.group) }
   }
 
   // MARK: - Recovery
@@ -292,10 +317,32 @@ public final class NodeDirectory {
         : "undid an interrupted change in \(path): the old identity is back in place"
     } else {
       // Without a record nothing in these was ever put in place: they are leftovers.
-      try DirectoryIO.removeTree(full(NodeLayout.stagingName))
-      try DirectoryIO.removeTree(full(NodeLayout.asideName))
+      discard(full(NodeLayout.stagingName))
+      discard(full(NodeLayout.asideName))
+    }
+    for name in try DirectoryIO.names(in: path) where name.hasPrefix(NodeLayout.trashPrefix) {
+      discard(full(name))
     }
     try removeStaleTemporaries()
+  }
+
+  /// Deletes a staging or aside directory once nothing in it is needed. What cannot be deleted
+  /// (an old key made immutable) is renamed out of the way, `.freedom-keys.trash-<hex>`, with a
+  /// warning; later runs try again.
+  private func discard(_ directory: String) {
+    do throws(NodeFileError) {
+      try DirectoryIO.removeTree(directory)
+    } catch {
+      var target = directory
+      if !NodePath.leaf(directory).hasPrefix(NodeLayout.trashPrefix) {
+        target = full(NodeLayout.trashPrefix + DirectoryIO.randomSuffix())
+        if (try? DirectoryIO.rename(directory, target)) == nil { target = directory }
+      }
+      let warning =
+        "\(error.message); the old files left in \(target) belong to no identity in use: "
+        + "the next run retries, or remove them by hand"
+      if !warnings.contains(warning) { warnings.append(warning) }
+    }
   }
 
   /// Whether every replacement of `record` is in place.
@@ -344,8 +391,8 @@ public final class NodeDirectory {
         try DirectoryIO.sync(directory: full(identity))
       }
     }
-    try DirectoryIO.removeTree(aside)
-    try DirectoryIO.removeTree(staging)
+    discard(aside)
+    discard(staging)
     try DirectoryIO.sync(directory: path)
     guard unlink(full(NodeLayout.intentName)) == 0 || errno == ENOENT else {
       throw .system("remove", full(NodeLayout.intentName))

@@ -1,0 +1,97 @@
+import CryptoPrimitives
+import Glibc
+
+/// Reads the files of node directories, for `export` and `verify` alike.
+public enum NodeFileReader {
+  /// Larger files are refused unread: no key or node config file comes close.
+  public static let maximumByteCount = 4 * 1024 * 1024
+
+  /// The bytes of the regular file at `path`, read straight into zeroizing memory; nil when
+  /// there is no file. A directory, a device or an oversized file is an error.
+  public static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw NodeFileError(.unexpectedFile, "\(path) is not a regular file")
+    }
+    guard info.st_size <= maximumByteCount else {
+      throw NodeFileError(
+        .unexpectedFile,
+        "\(path) is larger than \(maximumByteCount >> 20) MiB; it is not a node file")
+    }
+    // One byte more than the size, to notice a file that grew meanwhile.
+    let capacity = Int(info.st_size) + 1
+    var filled = 0
+    var failure: Int32 = 0
+    let buffer = SecureBytes(count: capacity) { raw in
+      while filled < raw.count {
+        let count = Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+        if count > 0 {
+          filled += count
+        } else if count == 0 {
+          return
+        } else if errno != EINTR {
+          failure = errno
+          return
+        }
+      }
+    }
+    guard failure == 0 else {
+      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(failure)))")
+    }
+    guard filled <= info.st_size else {
+      throw NodeFileError(.io, "\(path) changed while it was read")
+    }
+    return buffer[0..<filled]
+  }
+}
+
+/// A file that was read but could not be understood (a corrupt key, another program's file):
+/// `export` replaces it only with `--force`, `verify` reports it as an error.
+public struct UnreadableNodeFile: Error, Sendable {
+  public let path: String
+  public let reason: String
+
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  public var description: String { "\(path) cannot be read: \(reason)" }
+}
+
+/// What a node directory holds at one of its key files.
+public enum StoredFile<Value> {
+  /// Nothing is there.
+  case absent
+  /// The file, understood.
+  case present(Value)
+  /// A file that is not what it should be; `reason` says why.
+  case unreadable(UnreadableNodeFile)
+
+  /// Whether a file is there, understood or not.
+  public var isPresent: Bool {
+    if case .absent = self { return false }
+    return true
+  }
+
+  /// Reads `path` and parses it with `parse`; a parse error becomes `.unreadable`.
+  public static func read(_ path: String, parse: (SecureBytes) throws -> Value)
+    throws(NodeFileError) -> StoredFile<Value>
+  {
+    guard let bytes = try NodeFileReader.read(path) else { return .absent }
+    do {
+      return .present(try parse(bytes))
+    } catch {
+      return .unreadable(UnreadableNodeFile(path: path, reason: String(describing: error)))
+    }
+  }
+}
