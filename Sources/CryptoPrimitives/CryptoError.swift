@@ -10,6 +10,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidTweak
   /// scrypt parameters were rejected (N must be a power of two above 1; memory must be available).
   case invalidScryptParameters
+  /// scrypt would allocate `needed` bytes, more than the `limit` (counted as libsodium does).
+  case scryptMemoryLimit(needed: UInt64, limit: UInt64)
   /// An authentication tag did not verify: wrong key or altered data.
   case authenticationFailed
   /// A library call failed unexpectedly.
@@ -24,6 +26,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidTweak: "the derived key is invalid for this index (use the next index)"
     case .invalidScryptParameters:
       "scrypt parameters rejected: N must be a power of two greater than 1"
+    case .scryptMemoryLimit(let needed, let limit):
+      "scrypt needs \(needed >> 20) MiB of memory; the limit is \(limit >> 20) MiB"
     case .authenticationFailed: "authentication failed: wrong key or altered data"
     case .libraryFailure(let call): "\(call) failed"
     }

@@ -3,13 +3,36 @@ import Foundation
 
 /// scrypt (RFC 7914) from libsodium's `crypto_pwhash_scryptsalsa208sha256_ll`.
 public enum Scrypt {
+  /// The most memory one derivation may take, for writing and reading alike: 2 GiB.
+  public static let maximumMemoryByteCount: UInt64 = 1 << 31
+
+  /// The bytes libsodium allocates for one derivation: 128·r·n for V, 128·r·p for B and
+  /// 256·r for XY, so 128·r·(n + p + 2). Nil when that does not fit in 64 bits.
+  public static func memoryByteCount(n: UInt64, r: UInt32, p: UInt32) -> UInt64? {
+    let (blocks, o1) = n.addingReportingOverflow(UInt64(p) + 2)
+    let (perBlock, o2) = blocks.multipliedReportingOverflow(by: UInt64(r))
+    let (bytes, o3) = perBlock.multipliedReportingOverflow(by: 128)
+    return o1 || o2 || o3 ? nil : bytes
+  }
+
+  /// A rough duration of one derivation, from its parameters only: about a second for
+  /// n·r·p = 2^21 (geth's standard n = 2^18, r = 8, p = 1) on a current x86-64 core.
+  public static func estimatedSeconds(n: UInt64, r: UInt32, p: UInt32) -> Double {
+    Double(n) * Double(r) * Double(p) / Double(1 << 21)
+  }
+
   /// The derived key for `password` and `salt` with cost `n` (a power of two), block size `r`
-  /// and parallelism `p`.
+  /// and parallelism `p`. The memory libsodium would allocate is checked against
+  /// `maximumMemoryByteCount` before calling it.
   public static func deriveKey(
     password: some ContiguousBytes, salt: some ContiguousBytes, n: UInt64, r: UInt32, p: UInt32,
     keyByteCount: Int
   ) throws(CryptoError) -> SecureBytes {
     guard n > 1, n & (n - 1) == 0, r > 0, p > 0 else { throw .invalidScryptParameters }
+    guard let memory = memoryByteCount(n: n, r: r, p: p), memory <= maximumMemoryByteCount else {
+      throw .scryptMemoryLimit(
+        needed: memoryByteCount(n: n, r: r, p: p) ?? .max, limit: maximumMemoryByteCount)
+    }
     _ = Sodium.ready
     var status: Int32 = -1
     let key = SecureBytes(count: keyByteCount) { out in

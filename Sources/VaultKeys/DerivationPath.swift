@@ -30,6 +30,9 @@ public struct DerivationPath: Sendable, Hashable, CustomStringConvertible {
     public var description: String { isHardened ? "\(index)'" : "\(index)" }
   }
 
+  /// The most components a parsed path may have: an extended key records its depth in one byte.
+  public static let maximumDepth = 255
+
   /// The steps from the master key, in order; empty for the master key itself.
   public let components: [Component]
 
@@ -48,6 +51,8 @@ public struct DerivationPath: Sendable, Hashable, CustomStringConvertible {
     }
     let segments = text.split(separator: "/", omittingEmptySubsequences: false)
     guard segments[0] == "m" else { throw .missingMaster(text) }
+    // Refused here, not when deriving, so a caller can refuse it before reading any secret.
+    guard segments.count - 1 <= Self.maximumDepth else { throw .tooDeep(segments.count - 1) }
     var components = [Component]()
     components.reserveCapacity(segments.count - 1)
     for (offset, segment) in segments.dropFirst().enumerated() {
@@ -112,6 +117,8 @@ public enum DerivationPathError: Error, Equatable, Sendable, CustomStringConvert
   case indexTooLarge(position: Int, segment: String)
   /// A component was built from an index of 2^31 or more.
   case indexOutOfRange(UInt32)
+  /// The path has more than 255 components, deeper than an extended key can record.
+  case tooDeep(Int)
 
   public var description: String {
     switch self {
@@ -133,6 +140,8 @@ public enum DerivationPathError: Error, Equatable, Sendable, CustomStringConvert
         + "at most 2147483647, and ' marks a hardened one"
     case .indexOutOfRange(let index):
       "index \(index) is too large: an index must be at most 2147483647, and hardened is a separate flag"
+    case .tooDeep(let count):
+      "the derivation path has \(count) levels: an extended key can be at most 255 levels deep"
     }
   }
 }

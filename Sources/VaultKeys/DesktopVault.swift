@@ -87,6 +87,11 @@ public struct DesktopVault: Sendable {
     self.tag = Array(data.suffix(tagCount))
   }
 
+  /// A rough duration of `decryptMnemonic`, from the iteration count alone.
+  public var estimatedDecryptionSeconds: Double {
+    PBKDF2.estimatedSeconds(sha256Iterations: iterations)
+  }
+
   /// The mnemonic text (UTF-8, exactly as stored) opened with `password`, the UTF-8 bytes of the
   /// vault password as typed (browser-passworder does not normalise it). Takes as long as
   /// `iterations` PBKDF2 rounds: about a second at desktop Freedom's 900,000.

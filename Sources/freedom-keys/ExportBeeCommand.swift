@@ -32,7 +32,7 @@ struct ExportBeeCommand: ParsableCommand {
   }
 
   /// The scrypt costs accepted: below 2^10 protects nothing, above 2^22 the keystore reader refuses.
-  static let scryptNRange: ClosedRange<UInt64> = 1024...Web3Keystore.maximumScryptN
+  static let scryptNRange: ClosedRange<UInt64> = 1024...Web3Keystore.maximumBeeScryptN
 
   let input: MnemonicOptions
   let directory: String
@@ -119,6 +119,9 @@ struct ExportBeeCommand: ParsableCommand {
       password = KeystorePassword.generate()
       newPasswordFile = password + SecureBytes(utf8: "\n")
     }
+    KDFNotice.announce(
+      "encrypting the key",
+      .scrypt(n: scryptCost, r: Web3Keystore.beeScryptR, p: Web3Keystore.beeScryptP))
     let keyFile = try Web3Keystore.encrypt(
       privateKey: profile.swarm.privateKey, password: password, scryptN: scryptCost)
 

@@ -65,6 +65,7 @@ struct KeystoreInspectCommand: ParsableCommand {
     var keyAddress: EthereumAddress?
     if let password {
       do {
+        KDFNotice.announce("decrypting \(path)", keystore.kdf)
         keyAddress = EthereumAddress(publicKey: try keystore.decrypt(password: password).publicKey)
       } catch .wrongPassword {
         throw CLIError.failure("wrong password for \(path): its MAC does not match")

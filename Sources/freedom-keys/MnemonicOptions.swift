@@ -141,6 +141,9 @@ struct MnemonicOptions {
     let password = try readSecret(
       role: "vault password", path: vaultPasswordPath, option: Self.vaultPasswordFile,
       prompt: "Enter the vault password (input hidden; or use --vault-password-file PATH): ")
+    KDFNotice.announce(
+      "opening the vault (PBKDF2, \(vault.iterations) iterations)",
+      seconds: vault.estimatedDecryptionSeconds)
     return try vault.decryptMnemonic(password: password)
   }
 

@@ -99,6 +99,7 @@ struct VerifyResult {
     }
     let key: Secp256k1.PrivateKey
     do {
+      KDFNotice.announce("decrypting \(path)", keystore.kdf)
       key = try keystore.decrypt(password: password)
     } catch .wrongPassword {
       throw CLIError.failure("wrong password for \(path): its MAC does not match")

@@ -1,8 +1,7 @@
 import Glibc
 
-// A crash must never write the process memory (seeds, keys) to a core file.
-var noCoreDumps = rlimit(rlim_cur: 0, rlim_max: 0)
-_ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCoreDumps)
+// A crash must never write the process memory (seeds, keys) to a core file or to stderr.
+CrashHandler.install()
 
 /// Parses the command line, runs the command and maps the outcome to an exit status.
 /// A function, so every secret the command held is released (and wiped) before `exit`.

@@ -101,7 +101,7 @@ struct ExportBeeTests {
     #expect(try decrypt(dir + "/keys/swarm.key", password: "pw") == Golden.swarmPrivateKey)
   }
 
-  @Test(arguments: ["1000", "100000", "512", "8388608", "0x8000", "-1"])
+  @Test(arguments: ["1000", "100000", "512", "8388608", "4194304", "2097152", "0x8000", "-1"])
   func scryptCostMustBeAPowerOfTwoInRange(cost: String) throws {
     let fixture = try ExportFixture()
     let dir = fixture.path("bee")

@@ -125,3 +125,11 @@ import VaultKeys
     #expect(try DerivationPath("m/0'/1'") != DerivationPath("m/0'/1"))
   }
 }
+
+@Suite struct DerivationPathDepthTests {
+  @Test func atMost255Components() throws {
+    let deep = "m" + String(repeating: "/1", count: 255)
+    #expect(try DerivationPath(deep).components.count == 255)
+    #expect(throws: DerivationPathError.tooDeep(256)) { try DerivationPath(deep + "/1") }
+  }
+}

@@ -14,6 +14,15 @@ public struct Web3Keystore: Sendable {
     /// PBKDF2-HMAC-SHA256 with `iterations` rounds.
     case pbkdf2(iterations: Int)
 
+    /// A rough duration of the key derivation from its parameters alone, so a caller can say
+    /// so before one that takes longer than a second.
+    public var estimatedSeconds: Double {
+      switch self {
+      case .scrypt(let n, let r, let p): Scrypt.estimatedSeconds(n: n, r: r, p: p)
+      case .pbkdf2(let iterations): PBKDF2.estimatedSeconds(sha256Iterations: iterations)
+      }
+    }
+
     /// The name used in the file's `kdf` field.
     public var name: String {
       switch self {
@@ -32,10 +41,25 @@ public struct Web3Keystore: Sendable {
   /// bee's scrypt cost, `n = 2^15`.
   public static let beeScryptN: UInt64 = 32768
 
-  /// Largest scrypt `n` accepted: 2^22.
+  /// Largest scrypt `n` accepted when reading: 2^22.
   public static let maximumScryptN: UInt64 = 1 << 22
-  /// Largest scrypt memory (128·r·n bytes) accepted: 2 GiB.
-  public static let maximumScryptMemory: UInt64 = 1 << 31
+  /// Largest scrypt memory accepted, for writing and reading: `Scrypt.maximumMemoryByteCount`
+  /// (2 GiB), counted as libsodium allocates it, 128·r·(n + p + 2) bytes.
+  public static let maximumScryptMemory: UInt64 = Scrypt.maximumMemoryByteCount
+  /// bee's scrypt block size and parallelism, which `encrypt` writes.
+  public static let beeScryptR: UInt32 = 8
+  public static let beeScryptP: UInt32 = 1
+  /// Largest `n` `encrypt` writes: the largest power of two whose memory with bee's `r` and
+  /// `p` is within `maximumScryptMemory` (2^20), so every file written here is read here too.
+  public static let maximumBeeScryptN: UInt64 = {
+    var n: UInt64 = 2
+    while let memory = Scrypt.memoryByteCount(n: 2 * n, r: beeScryptR, p: beeScryptP),
+      memory <= maximumScryptMemory, 2 * n <= maximumScryptN
+    {
+      n *= 2
+    }
+    return n
+  }()
   /// Largest scrypt work factor n·r·p accepted: 2^25, sixteen times geth's standard
   /// (n = 2^18, r = 8, p = 1), so a hostile file cannot keep the CPU busy for hours.
   public static let maximumScryptWork: UInt64 = 1 << 25
@@ -67,12 +91,12 @@ public struct Web3Keystore: Sendable {
   public static func encrypt(
     privateKey: Secp256k1.PrivateKey, password: SecureBytes, scryptN: UInt64 = beeScryptN
   ) throws(Web3KeystoreError) -> [UInt8] {
-    guard scryptN >= 2, scryptN & (scryptN - 1) == 0, scryptN <= maximumScryptN else {
+    guard scryptN >= 2, scryptN & (scryptN - 1) == 0, scryptN <= maximumBeeScryptN else {
       throw .kdfParametersRefused(
-        "scrypt n must be a power of two between 2 and 2^22, got \(scryptN)")
+        "scrypt n must be a power of two between 2 and \(maximumBeeScryptN), got \(scryptN)")
     }
-    let r: UInt32 = 8
-    let p: UInt32 = 1
+    let r = beeScryptR
+    let p = beeScryptP
     let salt = SecureRandom.bytes(count: saltByteCount)
     let iv = SecureRandom.bytes(count: ivByteCount)
     let derivedKey: SecureBytes
@@ -94,13 +118,20 @@ public struct Web3Keystore: Sendable {
     let mac = keccakMAC(derivedKey: derivedKey, ciphertext: ciphertext)
     let address = EthereumAddress(publicKey: privateKey.publicKey)
 
-    var json = "{\"address\":\"\(address.lowercaseHex)\","
-    json += "\"crypto\":{\"cipher\":\"aes-128-ctr\",\"ciphertext\":\"\(Hex.encode(ciphertext))\","
-    json += "\"cipherparams\":{\"iv\":\"\(Hex.encode(iv))\"},\"kdf\":\"scrypt\","
-    json +=
-      "\"kdfparams\":{\"n\":\(scryptN),\"r\":\(r),\"p\":\(p),\"dklen\":\(derivedKeyByteCount),"
-    json += "\"salt\":\"\(Hex.encode(salt))\"},\"mac\":\"\(Hex.encode(mac))\"},"
-    json += "\"version\":3,\"id\":\"\(UUID().uuidString.lowercased())\"}"
+    let kdfParams: JSONObject = [
+      "n": .number(scryptN), "r": .number(UInt64(r)), "p": .number(UInt64(p)),
+      "dklen": .number(UInt64(derivedKeyByteCount)), "salt": .string(Hex.encode(salt)),
+    ]
+    let crypto: JSONObject = [
+      "cipher": .string("aes-128-ctr"), "ciphertext": .string(Hex.encode(ciphertext)),
+      "cipherparams": .object(["iv": .string(Hex.encode(iv))]), "kdf": .string("scrypt"),
+      "kdfparams": .object(kdfParams), "mac": .string(Hex.encode(mac)),
+    ]
+    let file: JSONValue = .object([
+      "address": .string(address.lowercaseHex), "crypto": .object(crypto), "version": .number(3),
+      "id": .string(UUID().uuidString.lowercased()),
+    ])
+    let json = file.compact
     return Array(json.utf8)
   }
 
@@ -284,11 +315,12 @@ private struct Reader {
     guard r >= 1, p >= 1, r < 1 << 30, p < 1 << 30, r * p < 1 << 30 else {
       throw .kdfParametersRefused("scrypt needs r ≥ 1, p ≥ 1 and r·p < 2^30; got r=\(r), p=\(p)")
     }
-    // Cannot overflow: r < 2^30 and n ≤ 2^22.
-    let memory = 128 * r * n
+    // r, p < 2^30 and n ≤ 2^22: the count cannot overflow.
+    let memory = Scrypt.memoryByteCount(n: n, r: UInt32(r), p: UInt32(p)) ?? .max
     guard memory <= Web3Keystore.maximumScryptMemory else {
       throw .kdfParametersRefused(
-        "scrypt n=\(n), r=\(r) needs \(memory >> 20) MiB of memory; the limit is 2048 MiB")
+        "scrypt n=\(n), r=\(r), p=\(p) needs \(memory >> 20) MiB of memory; the limit is \(Web3Keystore.maximumScryptMemory >> 20) MiB"
+      )
     }
     let (work, overflow) = (n * r).multipliedReportingOverflow(by: p)
     guard !overflow, work <= Web3Keystore.maximumScryptWork else {

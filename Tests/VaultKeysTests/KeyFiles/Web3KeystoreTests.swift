@@ -256,7 +256,7 @@ private func decryptError(_ json: [UInt8], password: String) -> Web3KeystoreErro
     #expect(
       readError(variant([("\"n\":1024,\"r\":8", "\"n\":4194304,\"r\":8")]))
         == .kdfParametersRefused(
-          "scrypt n=4194304, r=8 needs 4096 MiB of memory; the limit is 2048 MiB"))
+          "scrypt n=4194304, r=8, p=1 needs 4096 MiB of memory; the limit is 2048 MiB"))
     #expect(
       readError(variant([("\"n\":1024", "\"n\":8388608")]))
         == .kdfParametersRefused("scrypt n=8388608 is above the limit 2^22 (4194304)"))
