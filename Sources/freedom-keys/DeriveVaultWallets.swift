@@ -12,8 +12,9 @@ struct DeriveVaultWallets {
 
   /// `vault-meta.json` beside a `--vault-file`, when there is one.
   static func besideVault(_ vaultPath: String) -> String? {
-    let directory = (vaultPath as NSString).deletingLastPathComponent
-    let candidate = ExportFiles.join(directory.isEmpty ? "." : directory, DesktopVaultMeta.fileName)
+    guard vaultPath != "-" else { return nil }  // a vault on standard input has no directory
+    let directory = vaultPath.lastIndex(of: "/").map { String(vaultPath[...$0]) } ?? "./"
+    let candidate = directory + DesktopVaultMeta.fileName
     return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
   }
 

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Foundation
+import NodeFiles
 import VaultKeys
 
 /// `verify --freedom-dir`: one report over a whole desktop Freedom installation (its
