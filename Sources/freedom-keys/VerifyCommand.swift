@@ -13,6 +13,8 @@ struct VerifyCommand: ParsableCommand {
     "radicle-home", "dir", help: "Check <dir>/keys/radicle and radicle.pub.")
   static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/identity.json.")
   static let json = Option.flag("json", help: "Print JSON instead of one line per node.")
+  static let freedomDir = Option.value(
+    "freedom-dir", "dir", help: "Check a whole desktop installation (userData).")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -27,8 +29,15 @@ struct VerifyCommand: ParsableCommand {
         Exit status: 0 when every node given matches, 3 when one differs or has no
         key, 1 on errors (wrong password, unreadable or corrupt file, no such
         directory). The mnemonic is read as by 'derive'.
+        --freedom-dir checks a desktop Freedom userData on its own: the vault (opened
+        with --vault-password-file, or the source of the mnemonic when none is given),
+        vault-meta.json's wallets, ant-data (with config.yaml's password), antd's own
+        identity.json, a bee-data left from before the migration, Radicle's home and
+        an old ipfs-data; what is not there is listed as absent and does not fail.
         """,
-      options: MnemonicOptions.all + [beeDir, passwordFile, kuboRepo, radicleHome, antDir, json])
+      options: MnemonicOptions.all + [
+        beeDir, passwordFile, kuboRepo, radicleHome, antDir, freedomDir, json,
+      ])
   }
 
   let input: MnemonicOptions
@@ -37,10 +46,16 @@ struct VerifyCommand: ParsableCommand {
   let kuboRepository: String?
   let radicleDirectory: String?
   let antDirectory: String?
+  /// With --freedom-dir: the password of the installation's vault.
+  let vaultPasswordPath: String?
   let printsJSON: Bool
+  /// `--freedom-dir`: a desktop installation, checked on its own (VerifyFreedomDir.swift).
+  let freedomDirectory: String?
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    input = try MnemonicOptions(arguments)
+    freedomDirectory = arguments.value(Self.freedomDir)
+    vaultPasswordPath = arguments.value(MnemonicOptions.vaultPasswordFile)
+    input = try MnemonicOptions(arguments, passwordAlsoWritesVault: freedomDirectory != nil)
     beeDirectory = arguments.value(Self.beeDir)
     passwordPath = arguments.value(Self.passwordFile)
     kuboRepository = arguments.value(Self.kuboRepo)
@@ -48,6 +63,13 @@ struct VerifyCommand: ParsableCommand {
     antDirectory = arguments.value(Self.antDir)
     printsJSON = arguments.flag(Self.json)
     let directories = [beeDirectory, kuboRepository, radicleDirectory, antDirectory]
+    if let freedomDirectory {
+      if freedomDirectory.isEmpty { throw arguments.usage("a directory given is empty") }
+      if directories.contains(where: { $0 != nil }) || passwordPath != nil {
+        throw arguments.usage("--freedom-dir checks a whole installation: give it alone")
+      }
+      return
+    }
     guard directories.contains(where: { $0 != nil }) else {
       throw arguments.usage(
         "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir")
@@ -61,6 +83,10 @@ struct VerifyCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let freedomDirectory {
+      return try VerifyFreedomDir.run(
+        freedomDirectory, input: input, vaultPasswordPath: vaultPasswordPath, json: printsJSON)
+    }
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
     let password = try passwordPath.map { try KeystorePassword.read($0) }
