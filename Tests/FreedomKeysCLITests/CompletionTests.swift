@@ -35,10 +35,10 @@ struct CompletionTests {
     #expect(try Self.bash(["freedom-keys", "ex"], script: script) == ["export"])
     #expect(
       try Self.bash(["freedom-keys", ""], script: script)
-        == ["derive", "mnemonic", "export", "verify", "keystore", "help"])
+        == ["derive", "mnemonic", "export", "verify", "recover", "keystore", "help"])
     #expect(
       try Self.bash(["freedom-keys", "export", ""], script: script)
-        == ["bee", "kubo", "ant", "radicle"])
+        == ["bee", "kubo", "ant", "radicle", "antd", "freedom"])
     #expect(try Self.bash(["freedom-keys", "mnemonic", "c"], script: script) == ["check"])
     #expect(
       try Self.bash(["freedom-keys", "export", "bee", "--data"], script: script) == ["--data-dir"])
@@ -110,7 +110,7 @@ struct CompletionTests {
       try Self.zsh(["freedom-keys", ""], script: script).first
         == "compdef _freedom_keys freedom-keys")
     let top = try Self.zsh(["freedom-keys", "ex"], script: script)
-    #expect(top.contains("export:Write the key files of a bee, kubo, Ant or Radicle node."))
+    #expect(top.contains("export:Write the key files of a bee, kubo, Ant, antd or Radicle node."))
     #expect(top.contains("help:Show the help of a command ('help export bee')."))
     let bee = try Self.zsh(["freedom-keys", "export", "bee", "--"], script: script)
     #expect(bee.contains("--data-dir:bee's data directory (--data-dir)."))
@@ -154,7 +154,7 @@ struct CompletionTests {
     let script = try Self.script("fish", in: scratch)
     #expect(
       try Self.fish("freedom-keys exp", script: script)
-        == ["export\tWrite the key files of a bee, kubo, Ant or Radicle node."])
+        == ["export\tWrite the key files of a bee, kubo, Ant, antd or Radicle node."])
     #expect(
       try Self.fish("freedom-keys export bee --data", script: script)
         == ["--data-dir\tbee's data directory (--data-dir)."])

@@ -251,7 +251,8 @@ struct RecoverTests {
     let deadline = Date().addingTimeInterval(60)
     while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
     if process.isRunning {
-      process.terminate()
+      // SIGKILL: the test must end even if the child ignores or blocks every other signal.
+      kill(process.processIdentifier, SIGKILL)
       Issue.record("recover did not stop within a minute of SIGINT")
     }
     process.waitUntilExit()
