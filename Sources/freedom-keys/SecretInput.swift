@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Glibc
+import NodeFiles
 
 /// Why a secret (mnemonic, passphrase, password) could not be read. Messages name where it came
 /// from, never what it contains.
@@ -129,26 +130,11 @@ enum SecretInput {
     }
   }
 
-  /// Reads `descriptor` until its end or `capacity` bytes, straight into zeroizing memory (no
-  /// `Data` or `String` copy of a secret), retrying reads interrupted by a signal.
+  /// Reads `descriptor` until its end or `capacity` bytes into zeroizing memory (NodeFiles' one
+  /// read loop).
   static func readAll(_ descriptor: Int32, capacity: Int) -> Result<SecureBytes, SystemError> {
-    var filled = 0
-    var failure: Int32 = 0
-    let buffer = SecureBytes(count: capacity) { raw in
-      while filled < raw.count {
-        let count = Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
-        if count > 0 {
-          filled += count
-        } else if count == 0 {
-          return
-        } else if errno != EINTR {
-          failure = errno
-          return
-        }
-      }
-    }
-    guard failure == 0 else { return .failure(SystemError(code: failure)) }
-    return .success(buffer[0..<filled])
+    let (bytes, failure) = NodeFileReader.readAll(descriptor, capacity: capacity)
+    return failure == 0 ? .success(bytes) : .failure(SystemError(code: failure))
   }
 
   private static func warnIfShared(path: String, mode: mode_t) {

@@ -28,7 +28,20 @@ public enum NodeFileReader {
         "\(path) is larger than \(maximumByteCount >> 20) MiB; it is not a node file")
     }
     // One byte more than the size, to notice a file that grew meanwhile.
-    let capacity = Int(info.st_size) + 1
+    let (buffer, failure) = readAll(descriptor, capacity: Int(info.st_size) + 1)
+    guard failure == 0 else {
+      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(failure)))")
+    }
+    guard buffer.count <= info.st_size else {
+      throw NodeFileError(.io, "\(path) changed while it was read")
+    }
+    return buffer
+  }
+
+  /// Reads `descriptor` until its end or `capacity` bytes, straight into zeroizing memory (no
+  /// `Data` or `String` copy of a secret), retrying reads interrupted by a signal. The errno of
+  /// a failed read, else 0, comes with the bytes read.
+  public static func readAll(_ descriptor: Int32, capacity: Int) -> (SecureBytes, errno: Int32) {
     var filled = 0
     var failure: Int32 = 0
     let buffer = SecureBytes(count: capacity) { raw in
@@ -44,13 +57,7 @@ public enum NodeFileReader {
         }
       }
     }
-    guard failure == 0 else {
-      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(failure)))")
-    }
-    guard filled <= info.st_size else {
-      throw NodeFileError(.io, "\(path) changed while it was read")
-    }
-    return buffer[0..<filled]
+    return (buffer[0..<filled], failure)
   }
 }
 
