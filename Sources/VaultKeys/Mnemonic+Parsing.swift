@@ -62,7 +62,7 @@ extension Mnemonic {
 
   /// The words of `phrase` in NFKD, as typed: split on Unicode whitespace, BOM dropped.
   static func tokens(of phrase: String) -> [String] {
-    if UnicodeNormalization.isASCII(phrase) {
+    if NFKD.isASCII(phrase) {
       // ASCII is its own NFKD; its whitespace is space, tab, LF, VT, FF and CR.
       return phrase.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })
         .map { String(decoding: $0, as: UTF8.self) }
@@ -70,7 +70,7 @@ extension Mnemonic {
     var scalars = Substring(phrase).unicodeScalars
     if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
     // NFKD also turns U+3000 and other compatibility spaces into U+0020.
-    let normalized = UnicodeNormalization.nfkd(String(scalars))
+    let normalized = NFKD.normalize(String(scalars))
     return normalized.unicodeScalars.split(whereSeparator: \.properties.isWhitespace).map {
       String($0)
     }

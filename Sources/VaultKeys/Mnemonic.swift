@@ -99,6 +99,6 @@ public struct Mnemonic: Sendable {
     guard !ascii,
       let string = text.withUnsafeBytes({ String(validating: $0, as: UTF8.self) })
     else { return text }
-    return SecureBytes(utf8: UnicodeNormalization.nfkd(string))
+    return SecureBytes(utf8: NFKD.normalize(string))
   }
 }

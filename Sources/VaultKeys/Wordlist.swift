@@ -105,8 +105,8 @@ public struct Wordlist: Sendable {
   /// compose). Words in NFKD are equal exactly when their bytes are, so Swift's
   /// canonical-equivalence `==` cannot blur two different words.
   static func matchingKey(_ word: String) -> String {
-    if UnicodeNormalization.isASCII(word) { return word.lowercased() }
-    return UnicodeNormalization.nfkd(UnicodeNormalization.nfkd(word).lowercased())
+    if NFKD.isASCII(word) { return word.lowercased() }
+    return NFKD.normalize(NFKD.normalize(word).lowercased())
   }
 
   /// The index of a matching key (already normalised by `matchingKey`).

@@ -6,7 +6,7 @@ FK_BUILD_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
 # What the tests run besides the built binary: ssh-keygen reads the Radicle keys we write;
 # chattr (e2fsprogs) makes a directory read-only for root (without it those tests are skipped);
 # man (man-db) renders the man pages; bash, zsh and fish load the completion scripts.
-FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh fish)
+FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh fish unicode-data bzip2)
 # Intel's multi-buffer SHA-512 (x86-64 only): batch PBKDF2 for `recover`, opened at run time.
 if [ "$(uname -m)" = x86_64 ]; then FK_BUILD_PACKAGES+=(libipsec-mb-dev); fi
 
