@@ -1,7 +1,8 @@
 internal import CIPSecMB
 internal import COpenSSL
 internal import CSodium
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// BIP-39 seeds of many candidate phrases at once: PBKDF2-HMAC-SHA512 (RFC 8018), 64-byte keys.

@@ -74,6 +74,16 @@ public struct DesktopUserData: Sendable, Equatable {
   /// build's default profile).
   public func catalogRadicleHome(slot: Int) -> String { Self.join(root, "R/\(slot)") }
 
+  /// The `slot` of a `profile.json` (`{"slot": N, …}`, N a non-negative integer), or nil when
+  /// the bytes are not such a document.
+  public static func profileSlot(json: UnsafeRawBufferPointer) -> Int? {
+    guard let document = try? JSONText.parse(json),
+      let slot = document.member(exactly: "slot"),
+      let value = JSONText.unsignedInteger(slot.value, in: json), value <= Int.max
+    else { return nil }
+    return Int(value)
+  }
+
   static func join(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }

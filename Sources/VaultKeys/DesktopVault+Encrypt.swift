@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// Writing `identity-vault.json` exactly as desktop Freedom's `identity/vault.js` does
 /// (`saveVault`): `JSON.stringify({version: 1, encrypted, createdAt}, null, 2)` with no final
@@ -62,13 +62,34 @@ extension DesktopVault {
     return Array(file.utf8)
   }
 
-  /// `date` as JavaScript's `Date.prototype.toISOString()` writes it: UTC with milliseconds,
-  /// `2026-12-01T08:12:43.123Z`.
+  /// `date` as JavaScript's `Date.prototype.toISOString()` writes it: UTC, whole milliseconds
+  /// (rounded down, as a JavaScript date holds them), `2026-12-01T08:12:43.123Z`; years outside
+  /// 0…9999 as `±YYYYYY`.
   public static func isoTimestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: date)
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let dayMilliseconds: Int64 = 86_400_000
+    let days =
+      milliseconds >= 0 ? milliseconds / dayMilliseconds : (milliseconds + 1) / dayMilliseconds - 1
+    let time = milliseconds - days * dayMilliseconds
+    // Days since 1970-01-01 to a proleptic Gregorian date (Hinnant's civil_from_days).
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    func padded(_ value: Int64, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    let yearText =
+      (0...9999).contains(year) ? padded(year, 4) : (year < 0 ? "-" : "+") + padded(abs(year), 6)
+    return yearText + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
+      + padded(time / 3_600_000, 2) + ":" + padded(time / 60_000 % 60, 2) + ":"
+      + padded(time / 1000 % 60, 2) + "." + padded(time % 1000, 3) + "Z"
   }
 
   /// The JavaScript `length` of UTF-8 `text` (UTF-16 code units), or nil when it is not UTF-8.

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// Desktop Freedom's `identity-vault.json`: the mnemonic, encrypted by
 /// @metamask/browser-passworder with a key derived from the vault password.

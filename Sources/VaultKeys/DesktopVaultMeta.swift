@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// Desktop Freedom's `<userData>/identity/vault-meta.json` (`identity-manager.js`): public
 /// facts about the vault that the app shows while it is locked. Nothing in it is secret.

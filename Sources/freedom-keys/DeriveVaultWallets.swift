@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import VaultKeys
 
 /// `derive --vault-meta`: the wallets desktop Freedom lists in `vault-meta.json`, each derived

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import Glibc
 import NodeFiles
 import VaultKeys

@@ -1,5 +1,6 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
+import Glibc
 import NodeFiles
 import VaultKeys
 
@@ -198,10 +199,7 @@ struct ExportFreedomCommand: ParsableCommand {
   static func desktopRadicleHome(_ layout: DesktopUserData) throws -> String {
     guard try ExportFiles.status(layout.profileRegistry) != nil,
       let bytes = try ExportFiles.read(layout.profileMetadata),
-      let object = try? JSONSerialization.jsonObject(
-        with: Data(bytes.withUnsafeBytes { Array($0) }))
-        as? [String: Any],
-      let slot = object["slot"] as? Int, slot >= 0
+      let slot = bytes.withUnsafeBytes(DesktopUserData.profileSlot(json:))
     else { return layout.radicleData }
     return layout.catalogRadicleHome(slot: slot)
   }

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import VaultKeys
 
 /// `freedom-keys mnemonic check`: whether a mnemonic is valid, and if not, which word or count
@@ -88,10 +88,16 @@ struct MnemonicCheckCommand: ParsableCommand {
 
   /// `path` as one shell word: quoted when it holds anything but safe characters.
   private static func shellWord(_ path: String) -> String {
-    let safe = path.unicodeScalars.allSatisfy {
-      CharacterSet.alphanumerics.contains($0) || "/._-+,:@%".unicodeScalars.contains($0)
+    let safe = path.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+      default: "/._-+,:@%".utf8.contains(byte)
+      }
     }
-    return safe ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return safe ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false)
+      .joined(separator: "'\\''") + "'"
   }
 
   /// What `check` found.

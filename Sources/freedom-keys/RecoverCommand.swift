@@ -1,5 +1,6 @@
 import CryptoPrimitives
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import NodeFiles
 import VaultKeys

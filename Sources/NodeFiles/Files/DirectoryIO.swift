@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The few system calls the transaction is built from, each turning a failure into a

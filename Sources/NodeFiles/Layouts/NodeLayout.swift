@@ -41,14 +41,16 @@ public struct NodeLayout: Sendable {
   /// Whether `name` (in the directory or in the identity directory) is a temporary file an
   /// older or interrupted freedom-keys left: `.<file>.tmp-<12 hex digits>`.
   func isStaleTemporary(_ name: String, in subdirectory: String?) -> Bool {
-    guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else {
+    let marker = ".tmp-"
+    guard name.hasPrefix("."), name.count > 1 + marker.count + 12 else { return false }
+    let suffixStart = name.index(name.endIndex, offsetBy: -12)
+    guard name[suffixStart...].allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+      name[..<suffixStart].hasSuffix(marker)
+    else {
       return false
     }
-    let suffix = name[marker.upperBound...]
-    guard suffix.count == 12, suffix.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-      return false
-    }
-    let base = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
+    let markerStart = name.index(suffixStart, offsetBy: -marker.count)
+    let base = String(name[name.index(after: name.startIndex)..<markerStart])
     let prefix = subdirectory.map { $0 + "/" } ?? ""
     return files.contains(prefix + base) || (subdirectory == nil && base == Self.intentName)
   }

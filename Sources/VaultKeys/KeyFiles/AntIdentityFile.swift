@@ -1,5 +1,5 @@
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 /// An `identity.json` as Ant itself would load it (`load_or_create_identity` in antd and
 /// ant-ffi): the identity it holds, plus everything Ant would refuse or do differently from

@@ -1,5 +1,6 @@
 import CryptoPrimitives
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// The search engine: enumerates a `RecoverySearch` as word indices, tests each candidate's
 /// checksum on its entropy bits (one SHA-256) before anything else, derives the seeds of those
@@ -102,16 +103,16 @@ public final class PhraseRecovery: Sendable {
       progress: progress ?? RecoveryProgress(searchHash: searchHash), chunkCount: chunkCount,
       collect: targets.isEmpty ? collect : 0)
     let finished = DispatchSemaphore(value: 0)
-    let threads = configuration.threads
-    for _ in 0..<threads {
-      let thread = Thread { [self] in
+    var remaining = 0
+    for _ in 0..<configuration.threads {
+      let started = WorkerThread.start(stackSize: 1 << 20) { [self] in
         work(coordinator)
         finished.signal()
       }
-      thread.stackSize = 1 << 20
-      thread.start()
+      if started { remaining += 1 }
     }
-    var remaining = threads
+    // Without a single worker thread (the system refused them all), search on this one.
+    if remaining == 0 { work(coordinator) }
     while remaining > 0 {
       if finished.wait(timeout: .now() + tick) == .success {
         remaining -= 1
@@ -402,7 +403,7 @@ struct Found: Sendable {
 /// The state the workers share, touched once per chunk (and once per batch to see whether to
 /// stop): which chunk comes next, which are done, the totals and a match.
 private final class Coordinator: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = WorkerLock()
   private var progress: RecoveryProgress
   private var done: Set<Int>
   private var next: Int
