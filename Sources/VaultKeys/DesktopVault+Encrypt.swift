@@ -66,7 +66,11 @@ extension DesktopVault {
   /// (rounded down, as a JavaScript date holds them), `2026-12-01T08:12:43.123Z`; years outside
   /// 0…9999 as `±YYYYYY`.
   public static func isoTimestamp(_ date: Date) -> String {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    // A date made from whole milliseconds can come back a hair below them (`Date` counts
+    // seconds from 2001 in a Double); within a microsecond it is that millisecond.
+    let exact = date.timeIntervalSince1970 * 1000
+    let below = exact.rounded(.down)
+    let milliseconds = Int64(exact - below > 0.999 ? below + 1 : below)
     let dayMilliseconds: Int64 = 86_400_000
     let days =
       milliseconds >= 0 ? milliseconds / dayMilliseconds : (milliseconds + 1) / dayMilliseconds - 1

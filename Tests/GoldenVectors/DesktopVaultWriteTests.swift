@@ -55,6 +55,34 @@ import VaultKeys
     #expect(
       DesktopVault.isoTimestamp(Date(timeIntervalSince1970: 1_764_576_763.25))
         == "2025-12-01T08:12:43.250Z")
+    // JavaScript's own outputs: new Date(ms).toISOString() for these ms.
+    #expect(DesktopVault.isoTimestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    #expect(
+      DesktopVault.isoTimestamp(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+    #expect(
+      DesktopVault.isoTimestamp(Date(timeIntervalSince1970: 951_782_400))
+        == "2000-02-29T00:00:00.000Z")
+    #expect(
+      DesktopVault.isoTimestamp(Date(timeIntervalSince1970: 253_402_300_800))
+        == "+010000-01-01T00:00:00.000Z")
+    #expect(
+      DesktopVault.isoTimestamp(Date(timeIntervalSince1970: -62_198_755_200))
+        == "-000001-01-01T00:00:00.000Z")
+  }
+
+  /// The hand-written formatter against Foundation's ISO8601DateFormatter (which the earlier
+  /// implementation used) over dates from 1900 to 2200, each 0.3 ms past a whole millisecond
+  /// so that both round down to the same one.
+  @Test func createdAtAgreesWithFoundationsFormatter() {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let milliseconds = Int64.random(in: -2_208_988_800_000...7_258_118_400_000, using: &generator)
+      let date = Date(timeIntervalSince1970: (Double(milliseconds) + 0.3) / 1000)
+      #expect(DesktopVault.isoTimestamp(date) == formatter.string(from: date), "\(milliseconds) ms")
+    }
   }
 
   @Test func passwordsNeedEightJavaScriptCharacters() throws {

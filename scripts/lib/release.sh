@@ -10,6 +10,11 @@ FK_RELEASE_SCRATCH=".build/package"
 # Needed at build time only: libstdc++.a (libstdc++-12-dev), strip (binutils).
 FK_RELEASE_PACKAGES=(libstdc++-12-dev binutils)
 
+# The toolchain's own lld, to pack the ~37,000 relative relocations of a static-stdlib
+# executable as DT_RELR (glibc ≥ 2.36): the dynamic loader reads a few KB instead of 0.9 MB
+# of .rela.dyn at every start (about 0.8 MB less peak RSS; see the benchmark's whole process).
+FK_RELEASE_LINK_FLAGS=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+
 # Builds the stripped static-stdlib binary into "$FK_RELEASE_SCRATCH/stage/freedom-keys" and sets
 # FK_RELEASE_BINARY to its path. Run from the package root.
 fk_release_build() {
@@ -29,7 +34,7 @@ fk_release_build() {
   if ! swift build --quiet -c release --product freedom-keys --scratch-path "$scratch" \
     --static-swift-stdlib --disable-local-rpath \
     -Xlinker -L"$PWD/$scratch/static-libs" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-    -Xlinker -z -Xlinker now >&2; then
+    -Xlinker -z -Xlinker now "${FK_RELEASE_LINK_FLAGS[@]}" >&2; then
     fk_say "the release build failed (see above)"
     exit 1
   fi
