@@ -96,8 +96,9 @@ struct MnemonicCheckCommand: ParsableCommand {
       default: "/._-+,:@%".utf8.contains(byte)
       }
     }
-    return safe ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false)
-      .joined(separator: "'\\''") + "'"
+    guard !safe else { return path }
+    let escaped = path.split(separator: "'", omittingEmptySubsequences: false)
+    return "'" + escaped.joined(separator: "'\\''") + "'"
   }
 
   /// What `check` found.
