@@ -1,8 +1,8 @@
 # The release binary that gets installed (scripts/install) and packaged (scripts/package), and the
 # files that go with it. Sourced after setup.sh, not run. Prints only to stderr.
 #
-# The binary links the Swift runtime, Foundation, libstdc++ and libgcc statically, so it runs
-# where no toolchain is: its only shared libraries are libc, libsecp256k1, libsodium and
+# The binary links the Swift runtime, FoundationEssentials, libstdc++ and libgcc statically, so
+# it runs where no toolchain is: its only shared libraries are libc, libsecp256k1, libsodium and
 # libcrypto (libssl). It has no RUNPATH, so nothing is looked up next to it.
 
 # Built apart from .build/release (other flags would rebuild that one from scratch each time).
