@@ -2,7 +2,7 @@
 """Fault injection for freedom-keys' node directory transactions (issue 8).
 
 For each export (bee --force with state present, kubo --repo --force, radicle --force --alias,
-ant --force) it kills the export with SIGKILL at a random instant and checks the directory at
+ant --force, and freedom --force: antd's ant-data and Radicle's home in one transaction) it kills the export with SIGKILL at a random instant and checks the directory at
 once with independent readers (eth-keyfile, ssh-keygen, Python's json), then again after the
 next run (a verify, which finishes or undoes the interrupted change, and an export run to the
 end). It also fills a small tmpfs, makes directories unwritable and runs exports in concurrent
@@ -417,6 +417,94 @@ class Ant:
         return who
 
 
+class Freedom:
+    """freedom --force: a desktop userData of A (antd's ant-data with A's state, Radicle's home
+    radicle-data) in one transaction; B replaces it. Each part must hold one whole identity at
+    every instant; the two parts may differ only while the intent record says a change is under
+    way, and never once a run has finished."""
+
+    name = "freedom"
+    with_state = True
+
+    def __init__(self, h):
+        self.h = h
+        self.radicle = Radicle.__new__(Radicle)
+        self.radicle.h = h
+        self.template = os.path.join(h.scratch, "freedom-template")
+        status, _, err = h.run(["export", "freedom", "--user-data", self.template], "A")
+        assert status == 0, err
+        ant = os.path.join(self.template, "ant-data")
+        with open(os.path.join(ant, "keys", "pss.key"), "wb") as f:
+            f.write(b"state of A: pss.key")
+        os.chmod(os.path.join(ant, "keys", "pss.key"), 0o600)
+        os.mkdir(os.path.join(ant, "statestore"), 0o700)
+        with open(os.path.join(ant, "statestore", "000001.log"), "wb") as f:
+            f.write(b"state of A: statestore")
+        self.address = {"A": self.address_of(self.template)}
+        self.radicle.key = {"A": self.radicle.key_of(os.path.join(self.template, "radicle-data"))}
+        reference = os.path.join(h.scratch, "freedom-B")
+        h.run(["export", "freedom", "--user-data", reference], "B")
+        self.address["B"] = self.address_of(reference)
+        self.radicle.key["B"] = self.radicle.key_of(os.path.join(reference, "radicle-data"))
+
+    def make(self, parent=None):
+        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="freedom-")
+        os.rmdir(directory)
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+    def arguments(self, directory, force=True):
+        return ["export", "freedom", "--user-data", directory] + (["--force"] if force else [])
+
+    def verify(self, directory, who):
+        return ["verify", "--freedom-dir", directory]
+
+    @staticmethod
+    def address_of(directory):
+        ant = os.path.join(directory, "ant-data")
+        config = read(os.path.join(ant, "config.yaml")).decode()
+        password = next(line.split(":", 1)[1].strip() for line in config.splitlines()
+                        if line.startswith("password:"))
+        keystore = json.loads(read(os.path.join(ant, "keys", "swarm.key")))
+        key = eth_keyfile.decode_keyfile_json(keystore, password.encode())
+        return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+
+    def identity(self, directory, mid_change):
+        ant = os.path.join(directory, "ant-data")
+        if not exists(os.path.join(ant, "keys", "swarm.key")):
+            raise ValueError("ant-data/keys/swarm.key is missing")
+        try:
+            address = self.address_of(directory)
+        except Exception as error:  # config.yaml's password must open the key at every instant
+            raise ValueError(f"config.yaml's password does not open keys/swarm.key ({error})")
+        ant_who = {v: k for k, v in self.address.items()}.get(address)
+        if ant_who is None:
+            raise ValueError(f"ant-data holds {address}, neither A nor B")
+        radicle_key = self.radicle.key_of(os.path.join(directory, "radicle-data"))
+        radicle_who = {v: k for k, v in self.radicle.key.items()}.get(radicle_key)
+        if radicle_who is None:
+            raise ValueError("radicle-data's key pair is neither A's nor B's")
+        journal = exists(os.path.join(directory, ".freedom-keys.intent"))
+        if ant_who != radicle_who and not (mid_change and journal):
+            raise ValueError(f"ant-data is {ant_who}'s, radicle-data {radicle_who}'s, "
+                             "with no change under way")  # (a)
+        if ant_who != radicle_who:
+            # Halfway: the next run undoes the change (all A) or finishes it (all B).
+            return "A|B"
+        keys = sorted(os.listdir(os.path.join(ant, "keys")))
+        if ant_who == "A" and self.with_state:
+            state = exists(os.path.join(ant, "statestore", "000001.log"))
+            aside = os.path.join(directory, ".freedom-keys.old")
+            if keys != ["pss.key", "swarm.key"] and not (mid_change and journal):
+                raise ValueError(f"ant-data/keys of A holds {keys}")
+            if not state and not (mid_change and journal and os.path.isdir(aside)):
+                raise ValueError("ant-data/statestore of A is gone while A's key is in place")  # (b)
+        if ant_who == "B" and not mid_change:
+            if keys != ["swarm.key"] or exists(os.path.join(ant, "statestore")):
+                raise ValueError(f"A's state is still there beside B's key: keys/ {keys}")
+        return ant_who
+
+
 # -- the scenarios ----------------------------------------------------------------------------
 
 
@@ -462,14 +550,20 @@ def kill_loop(h, node, runs):
 def after_kill(h, node, scenario, run, directory):
     """The checks right after a kill, after the next verify and after the next export."""
     who = check(h, node, scenario, run, directory, mid_change=True)
-    # The next run: verify with the mnemonic found finishes or undoes the change.
+    # The next run: verify with the mnemonic found finishes or undoes the change. A change
+    # caught halfway across several directories ("A|B") may go either way: verify with the
+    # old mnemonic then matches (exit 0) if it undid the change and not (exit 3) if it
+    # finished it.
     if who is not None:
-        v_status, _, v_err = h.run(node.verify(directory, who), who)
+        candidates = who.split("|")
+        v_who = candidates[0]
+        v_status, _, v_err = h.run(node.verify(directory, v_who), v_who)
         after = check(h, node, scenario + " then verify", run, directory, mid_change=False)
-        if v_status != 0:
-            h.violations.report(scenario, run, f"verify of {who} exited {v_status}: {v_err.strip()}")
-        if after is not None and after != who:
+        if after is not None and after not in candidates:
             h.violations.report(scenario, run, f"verify turned {who} into {after}")
+        expected = 0 if after == v_who else 3
+        if after is not None and v_status != expected:
+            h.violations.report(scenario, run, f"verify of {v_who} exited {v_status}: {v_err.strip()}")
         left = h.leftovers(directory)
         if left:
             h.violations.report(scenario, run, f"verify left {left}")
@@ -597,7 +691,7 @@ def concurrent_pairs(h, node, runs):
             directory = node.make()
             # Start from a directory without the identity files, as a fresh node.
             for name in ("keys", "config.json", "identity.json", "password", "statestore",
-                         "localstore"):
+                         "localstore", "ant-data", "radicle-data"):
                 target = os.path.join(directory, name)
                 if os.path.isdir(target):
                     shutil.rmtree(target)
@@ -642,7 +736,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--runs", type=int, default=100, help="kill -9 runs per export")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--only", default=None, help="bee, kubo, radicle or ant")
+    parser.add_argument("--only", default=None, help="bee, kubo, radicle, ant or freedom")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"faults: seed {seed}, {args.runs} kill -9 runs per export", flush=True)
@@ -651,7 +745,7 @@ def main():
     started = time.monotonic()
     try:
         h = Harness(os.path.abspath(args.binary), random.Random(seed), scratch)
-        nodes = [Bee(h), Kubo(h), Radicle(h), Ant(h)]
+        nodes = [Bee(h), Kubo(h), Radicle(h), Ant(h), Freedom(h)]
         for node in nodes:
             if args.only and node.name != args.only:
                 continue
@@ -663,6 +757,7 @@ def main():
         unwritable(h, nodes[1], ["", "config"])
         unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])
         unwritable(h, nodes[3], ["", "identity.json"])
+        unwritable(h, nodes[4], ["", "ant-data", "ant-data/keys", "radicle-data/keys"])
     finally:
         subprocess.run(["chattr", "-R", "-i", scratch], capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)

@@ -337,6 +337,13 @@ extension VerifyFreedomDir {
   ) throws {
     try ExportFiles.requireDirectory(userData)
     var report = try VerifyFreedomDir(userData: userData)
+    // An `export freedom` interrupted under userData is finished or undone first (under its
+    // lock, as every verify does), so the checks below read one whole installation.
+    let inside = ExportFreedomCommand.relative(report.radicleHome, under: userData)
+    try NodeDirectoryAccess.reading(userData, layout: ExportFreedomCommand.layout(radicle: inside))
+    {
+      _ in
+    }
     let vaultPath = report.layout.vault
     // Without a mnemonic (file or vault given), the installation's own vault is the source.
     let vaultExists = try ExportFiles.status(vaultPath) != nil

@@ -316,4 +316,26 @@ struct ExportTransactionTests {
     #expect(try Self.oldBeeIdentityIsWhole(dir))
     #expect(!tree(dir).contains { $0.contains(".freedom-keys") })
   }
+  /// verify --freedom-dir finishes or undoes an interrupted `export freedom` too, as every other
+  /// verify does (the kill -9 harness found it leaving the change, and the lock file, behind).
+  @Test func anInterruptedFreedomExportIsUndoneByVerify() throws {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("userData")
+    let first = try fixture.run(["export", "freedom", "--user-data", dir])
+    try #require(first.status == 0, "\(first.stderr)")
+    try makeDirectory(dir + "/ant-data/statestore")
+    _ = try fixture.file("userData/ant-data/statestore/000001.log", "statestore of the identity")
+    // What a kill -9 right after moving the state aside leaves.
+    try makeDirectory(dir + "/.freedom-keys.old")
+    try makeDirectory(dir + "/.freedom-keys.new")
+    #expect(rename(dir + "/ant-data/statestore", dir + "/.freedom-keys.old/0") == 0)
+    _ = try fixture.file(
+      "userData/.freedom-keys.intent", "freedom-keys intent 1\naside 0 ant-data/statestore\nend\n")
+    let verify = try CLI.run(
+      ["verify", "--freedom-dir", dir, "--mnemonic-file", "-"], stdin: Golden.mnemonic + "\n")
+    #expect(verify.status == 0, "\(verify.stderr)")
+    #expect(verify.stderr.contains("undid an interrupted change"))
+    #expect(text(dir + "/ant-data/statestore/000001.log") == "statestore of the identity")
+    #expect(!tree(dir).contains { $0.contains(".freedom-keys") }, "\(tree(dir))")
+  }
 }
