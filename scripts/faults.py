@@ -2,7 +2,8 @@
 """Fault injection for freedom-keys' node directory transactions (issue 8).
 
 For each export (bee --force with state present, kubo --repo --force, radicle --force --alias,
-ant --force, and freedom --force: antd's ant-data and Radicle's home in one transaction) it kills the export with SIGKILL at a random instant and checks the directory at
+ant --force, antd --force with state present, and freedom --force: antd's ant-data and Radicle's
+home in one transaction) it kills the export with SIGKILL at a random instant and checks the directory at
 once with independent readers (eth-keyfile, ssh-keygen, Python's json), then again after the
 next run (a verify, which finishes or undoes the interrupted change, and an export run to the
 end). It also fills a small tmpfs, makes directories unwritable and runs exports in concurrent
@@ -417,6 +418,78 @@ class Ant:
         return who
 
 
+class Antd:
+    """antd --force with state present: ant-data of A (keys/swarm.key opened by config.yaml's
+    password, keys/pss.key, statestore) in a userData; B replaces it. The next run is
+    verify --freedom-dir of the userData, as desktop Freedom's installation is checked."""
+
+    name = "antd"
+    with_state = True
+
+    def __init__(self, h):
+        self.h = h
+        self.template = os.path.join(h.scratch, "antd-template")
+        status, _, err = h.run(["export", "antd", "--data-dir", self.template], "A")
+        assert status == 0, err
+        with open(os.path.join(self.template, "keys", "pss.key"), "wb") as f:
+            f.write(b"state of A: pss.key")
+        os.chmod(os.path.join(self.template, "keys", "pss.key"), 0o600)
+        os.mkdir(os.path.join(self.template, "statestore"), 0o700)
+        with open(os.path.join(self.template, "statestore", "000001.log"), "wb") as f:
+            f.write(b"state of A: statestore")
+        self.address = {"A": self.address_of(self.template)}
+        reference = os.path.join(h.scratch, "antd-B")
+        h.run(["export", "antd", "--data-dir", reference], "B")
+        self.address["B"] = self.address_of(reference)
+
+    def make(self, parent=None):
+        user_data = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="antd-")
+        directory = os.path.join(user_data, "ant-data")
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+    def arguments(self, directory, force=True):
+        return ["export", "antd", "--data-dir", directory] + (["--force"] if force else [])
+
+    def verify(self, directory, who):
+        return ["verify", "--freedom-dir", os.path.dirname(directory)]
+
+    @staticmethod
+    def address_of(directory):
+        config = read(os.path.join(directory, "config.yaml")).decode()
+        password = next(line.split(":", 1)[1].strip() for line in config.splitlines()
+                        if line.startswith("password:"))
+        keystore = json.loads(read(os.path.join(directory, "keys", "swarm.key")))
+        key = eth_keyfile.decode_keyfile_json(keystore, password.encode())
+        return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+
+    def identity(self, directory, mid_change):
+        if not exists(os.path.join(directory, "keys", "swarm.key")):
+            raise ValueError("keys/swarm.key is missing")
+        try:
+            address = self.address_of(directory)
+        except Exception as error:  # config.yaml's password must open the key at every instant
+            raise ValueError(f"config.yaml's password does not open keys/swarm.key ({error})")
+        who = {v: k for k, v in self.address.items()}.get(address)
+        if who is None:
+            raise ValueError(f"keys/swarm.key holds {address}, neither A nor B")
+        keys = sorted(os.listdir(os.path.join(directory, "keys")))
+        journal = exists(os.path.join(directory, ".freedom-keys.intent"))
+        if who == "A" and self.with_state:
+            if keys != ["pss.key", "swarm.key"]:
+                raise ValueError(f"keys/ of A holds {keys}")  # (a)
+            aside = os.path.join(directory, ".freedom-keys.old")
+            if not exists(os.path.join(directory, "statestore", "000001.log")) and not (
+                    mid_change and journal and os.path.isdir(aside)):
+                raise ValueError("statestore of A is gone while A's key is in place")  # (b)
+        if who == "B":
+            if keys != ["swarm.key"]:
+                raise ValueError(f"keys/ of B holds {keys}")  # (a)
+            if not mid_change and exists(os.path.join(directory, "statestore")):
+                raise ValueError("statestore of A is still there beside B's key")
+        return who
+
+
 class Freedom:
     """freedom --force: a desktop userData of A (antd's ant-data with A's state, Radicle's home
     radicle-data) in one transaction; B replaces it. Each part must hold one whole identity at
@@ -736,7 +809,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--runs", type=int, default=100, help="kill -9 runs per export")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--only", default=None, help="bee, kubo, radicle, ant or freedom")
+    parser.add_argument("--only", default=None, help="bee, kubo, radicle, ant, antd or freedom")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"faults: seed {seed}, {args.runs} kill -9 runs per export", flush=True)
@@ -745,7 +818,7 @@ def main():
     started = time.monotonic()
     try:
         h = Harness(os.path.abspath(args.binary), random.Random(seed), scratch)
-        nodes = [Bee(h), Kubo(h), Radicle(h), Ant(h), Freedom(h)]
+        nodes = [Bee(h), Kubo(h), Radicle(h), Ant(h), Antd(h), Freedom(h)]
         for node in nodes:
             if args.only and node.name != args.only:
                 continue
@@ -757,7 +830,8 @@ def main():
         unwritable(h, nodes[1], ["", "config"])
         unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])
         unwritable(h, nodes[3], ["", "identity.json"])
-        unwritable(h, nodes[4], ["", "ant-data", "ant-data/keys", "radicle-data/keys"])
+        unwritable(h, nodes[4], ["", "keys", "keys/swarm.key", "statestore"])
+        unwritable(h, nodes[5], ["", "ant-data", "ant-data/keys", "radicle-data/keys"])
     finally:
         subprocess.run(["chattr", "-R", "-i", scratch], capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)

@@ -331,19 +331,34 @@ struct VerifyFreedomDir {
 }
 
 extension VerifyFreedomDir {
+  /// Finishes or undoes, under each one's lock as every verify does, an interrupted change: first
+  /// an `export freedom` of the whole userData, then one of each node directory in it (`export
+  /// antd`, `bee`, `radicle`, `kubo`), so the checks read whole identities only.
+  func finishInterruptedChanges() throws {
+    let inside = ExportFreedomCommand.relative(radicleHome, under: layout.root)
+    try NodeDirectoryAccess.reading(
+      layout.root, layout: ExportFreedomCommand.layout(radicle: inside)
+    ) { _ in }
+    let nodes: [(String, NodeLayout)] = [
+      (layout.antData, .antd), (layout.beeData, .bee), (radicleHome, .radicle),
+      (layout.ipfsData, .kubo),
+    ]
+    for (directory, nodeLayout) in nodes {
+      // What is not a directory is reported by its check below, not refused here.
+      let status: FileStatus?
+      do { status = try FileStatus.following(directory) } catch { continue }
+      guard status?.isDirectory == true else { continue }
+      try NodeDirectoryAccess.reading(directory, layout: nodeLayout) { _ in }
+    }
+  }
+
   /// Runs every check over `userData` and prints the report; exit 3 on a mismatch.
   static func run(
     _ userData: String, input: MnemonicOptions, vaultPasswordPath: String?, json: Bool
   ) throws {
     try ExportFiles.requireDirectory(userData)
     var report = try VerifyFreedomDir(userData: userData)
-    // An `export freedom` interrupted under userData is finished or undone first (under its
-    // lock, as every verify does), so the checks below read one whole installation.
-    let inside = ExportFreedomCommand.relative(report.radicleHome, under: userData)
-    try NodeDirectoryAccess.reading(userData, layout: ExportFreedomCommand.layout(radicle: inside))
-    {
-      _ in
-    }
+    try report.finishInterruptedChanges()
     let vaultPath = report.layout.vault
     // Without a mnemonic (file or vault given), the installation's own vault is the source.
     let vaultExists = try ExportFiles.status(vaultPath) != nil

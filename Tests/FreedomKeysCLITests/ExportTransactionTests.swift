@@ -338,4 +338,24 @@ struct ExportTransactionTests {
     #expect(text(dir + "/ant-data/statestore/000001.log") == "statestore of the identity")
     #expect(!tree(dir).contains { $0.contains(".freedom-keys") }, "\(tree(dir))")
   }
+  /// And an interrupted `export antd` in the installation's ant-data.
+  @Test func anInterruptedAntdExportIsUndoneByVerifyOfTheInstallation() throws {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("userData")
+    let first = try fixture.run(["export", "antd", "--data-dir", dir + "/ant-data"])
+    try #require(first.status == 0, "\(first.stderr)")
+    try makeDirectory(dir + "/ant-data/statestore")
+    _ = try fixture.file("userData/ant-data/statestore/000001.log", "statestore of the identity")
+    try makeDirectory(dir + "/ant-data/.freedom-keys.old")
+    try makeDirectory(dir + "/ant-data/.freedom-keys.new")
+    #expect(rename(dir + "/ant-data/statestore", dir + "/ant-data/.freedom-keys.old/0") == 0)
+    _ = try fixture.file(
+      "userData/ant-data/.freedom-keys.intent", "freedom-keys intent 1\naside 0 statestore\nend\n")
+    let verify = try CLI.run(
+      ["verify", "--freedom-dir", dir, "--mnemonic-file", "-"], stdin: Golden.mnemonic + "\n")
+    #expect(verify.status == 0, "\(verify.stderr)")
+    #expect(verify.stderr.contains("undid an interrupted change"))
+    #expect(text(dir + "/ant-data/statestore/000001.log") == "statestore of the identity")
+    #expect(!tree(dir).contains { $0.contains(".freedom-keys") }, "\(tree(dir))")
+  }
 }
