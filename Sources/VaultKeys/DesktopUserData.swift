@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Where desktop Freedom keeps its identities under one `userData` directory, as
 /// `src/main/profile-paths.js`, `identity-manager.js`, `migrate-user-data.js` and
 /// `profile-resolver.js` lay it out. Paths only: nothing here touches the disk.
@@ -76,12 +78,14 @@ public struct DesktopUserData: Sendable, Equatable {
 
   /// The `slot` of a `profile.json` (`{"slot": N, …}`, N a non-negative integer), or nil when
   /// the bytes are not such a document.
-  public static func profileSlot(json: UnsafeRawBufferPointer) -> Int? {
-    guard let document = try? JSONText.parse(json),
-      let slot = document.member(exactly: "slot"),
-      let value = JSONText.unsignedInteger(slot.value, in: json), value <= Int.max
-    else { return nil }
-    return Int(value)
+  public static func profileSlot(json: some ContiguousBytes) -> Int? {
+    json.withUnsafeBytes { bytes in
+      guard let document = try? JSONText.parse(bytes),
+        let slot = document.member(exactly: "slot"),
+        let value = JSONText.unsignedInteger(slot.value, in: bytes), value <= Int.max
+      else { return nil }
+      return Int(value)
+    }
   }
 
   static func join(_ directory: String, _ name: String) -> String {

@@ -199,7 +199,7 @@ struct ExportFreedomCommand: ParsableCommand {
   static func desktopRadicleHome(_ layout: DesktopUserData) throws -> String {
     guard try ExportFiles.status(layout.profileRegistry) != nil,
       let bytes = try ExportFiles.read(layout.profileMetadata),
-      let slot = bytes.withUnsafeBytes(DesktopUserData.profileSlot(json:))
+      let slot = DesktopUserData.profileSlot(json: bytes)
     else { return layout.radicleData }
     return layout.catalogRadicleHome(slot: slot)
   }
