@@ -163,12 +163,25 @@ class Harness:
 # -- the nodes ------------------------------------------------------------------------------
 
 
-class Bee:
+class Node:
+    """What every node shares: a copy of its template directory (made in __init__ by the export
+    of A, plus A's state) is the starting point of each run."""
+
+    name = "node"
+    with_state = True  # False for the concurrent runs, which start from an empty directory
+
+    def make(self, parent=None):
+        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix=f"{self.name}-")
+        os.rmdir(directory)
+        shutil.copytree(self.template, directory, symlinks=True)
+        return directory
+
+
+class Bee(Node):
     """bee --force with state present: keys/swarm.key of A plus A's libp2p_v2.key, pss.key,
     statestore and localstore; B replaces it."""
 
     name = "bee"
-    with_state = True  # False for the concurrent runs, which start from an empty directory
 
     def __init__(self, h):
         self.h = h
@@ -188,12 +201,6 @@ class Bee:
         reference = os.path.join(h.scratch, "bee-B")
         h.run(["export", "bee", "--data-dir", reference, "--scrypt-n", SCRYPT_N], "B")
         self.address["B"] = self.address_of(reference)
-
-    def make(self, parent=None):
-        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="bee-")
-        os.rmdir(directory)
-        shutil.copytree(self.template, directory, symlinks=True)
-        return directory
 
     def arguments(self, directory, force=True):
         return (["export", "bee", "--data-dir", directory, "--scrypt-n", SCRYPT_N]
@@ -249,7 +256,7 @@ class Bee:
         return who
 
 
-class Kubo:
+class Kubo(Node):
     """kubo --repo --force: config holding A's Identity; B replaces it. Every member but
     Identity.PeerID and Identity.PrivKey must stay byte for byte."""
 
@@ -288,12 +295,6 @@ class Kubo:
         value["Identity"] = None
         return value
 
-    def make(self, parent=None):
-        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="kubo-")
-        os.rmdir(directory)
-        shutil.copytree(self.template, directory, symlinks=True)
-        return directory
-
     def arguments(self, directory, force=True):
         return ["export", "kubo", "--repo", directory] + (["--force"] if force else [])
 
@@ -322,7 +323,7 @@ class Kubo:
         return who
 
 
-class Radicle:
+class Radicle(Node):
     """radicle --force --alias: A's key pair and config.json with alias alice; B with bob."""
 
     name = "radicle"
@@ -340,12 +341,6 @@ class Radicle:
         reference = os.path.join(h.scratch, "radicle-B")
         h.run(["export", "radicle", "--home", reference, "--alias", "bob"], "B")
         self.key["B"] = self.key_of(reference)
-
-    def make(self, parent=None):
-        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="radicle-")
-        os.rmdir(directory)
-        shutil.copytree(self.template, directory, symlinks=True)
-        return directory
 
     def arguments(self, directory, force=True, who="B"):
         return (["export", "radicle", "--home", directory, "--alias", self.aliases[who]]
@@ -378,7 +373,7 @@ class Radicle:
         return who
 
 
-class Ant:
+class Ant(Node):
     """ant --force: identity.json of A; B replaces it."""
 
     name = "ant"
@@ -392,12 +387,6 @@ class Ant:
         reference = os.path.join(h.scratch, "ant-B")
         h.run(["export", "ant", "--data-dir", reference], "B")
         self.address["B"] = self.address_of(reference)
-
-    def make(self, parent=None):
-        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="ant-")
-        os.rmdir(directory)
-        shutil.copytree(self.template, directory, symlinks=True)
-        return directory
 
     def arguments(self, directory, force=True):
         return ["export", "ant", "--data-dir", directory] + (["--force"] if force else [])
@@ -418,13 +407,12 @@ class Ant:
         return who
 
 
-class Antd:
+class Antd(Node):
     """antd --force with state present: ant-data of A (keys/swarm.key opened by config.yaml's
     password, keys/pss.key, statestore) in a userData; B replaces it. The next run is
     verify --freedom-dir of the userData, as desktop Freedom's installation is checked."""
 
     name = "antd"
-    with_state = True
 
     def __init__(self, h):
         self.h = h
@@ -490,14 +478,13 @@ class Antd:
         return who
 
 
-class Freedom:
+class Freedom(Node):
     """freedom --force: a desktop userData of A (antd's ant-data with A's state, Radicle's home
     radicle-data) in one transaction; B replaces it. Each part must hold one whole identity at
     every instant; the two parts may differ only while the intent record says a change is under
     way, and never once a run has finished."""
 
     name = "freedom"
-    with_state = True
 
     def __init__(self, h):
         self.h = h
@@ -520,12 +507,6 @@ class Freedom:
         self.address["B"] = self.address_of(reference)
         self.radicle.key["B"] = self.radicle.key_of(os.path.join(reference, "radicle-data"))
 
-    def make(self, parent=None):
-        directory = tempfile.mkdtemp(dir=parent or self.h.scratch, prefix="freedom-")
-        os.rmdir(directory)
-        shutil.copytree(self.template, directory, symlinks=True)
-        return directory
-
     def arguments(self, directory, force=True):
         return ["export", "freedom", "--user-data", directory] + (["--force"] if force else [])
 
@@ -534,13 +515,7 @@ class Freedom:
 
     @staticmethod
     def address_of(directory):
-        ant = os.path.join(directory, "ant-data")
-        config = read(os.path.join(ant, "config.yaml")).decode()
-        password = next(line.split(":", 1)[1].strip() for line in config.splitlines()
-                        if line.startswith("password:"))
-        keystore = json.loads(read(os.path.join(ant, "keys", "swarm.key")))
-        key = eth_keyfile.decode_keyfile_json(keystore, password.encode())
-        return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+        return Antd.address_of(os.path.join(directory, "ant-data"))
 
     def identity(self, directory, mid_change):
         ant = os.path.join(directory, "ant-data")

@@ -316,21 +316,23 @@ struct ExportTransactionTests {
     #expect(try Self.oldBeeIdentityIsWhole(dir))
     #expect(!tree(dir).contains { $0.contains(".freedom-keys") })
   }
-  /// verify --freedom-dir finishes or undoes an interrupted `export freedom` too, as every other
-  /// verify does (the kill -9 harness found it leaving the change, and the lock file, behind).
-  @Test func anInterruptedFreedomExportIsUndoneByVerify() throws {
-    let fixture = try ExportFixture()
+
+  /// What a kill -9 right after moving ant-data's statestore aside leaves, in the transaction
+  /// of `transaction` (the userData for `export freedom`, ant-data for `export antd`); then
+  /// verify --freedom-dir of the userData must undo it.
+  static func expectVerifyUndoesAnInterruptedChange(
+    _ fixture: ExportFixture, transaction: String, statestore: String
+  ) throws {
     let dir = fixture.path("userData")
-    let first = try fixture.run(["export", "freedom", "--user-data", dir])
-    try #require(first.status == 0, "\(first.stderr)")
     try makeDirectory(dir + "/ant-data/statestore")
     _ = try fixture.file("userData/ant-data/statestore/000001.log", "statestore of the identity")
-    // What a kill -9 right after moving the state aside leaves.
-    try makeDirectory(dir + "/.freedom-keys.old")
-    try makeDirectory(dir + "/.freedom-keys.new")
-    #expect(rename(dir + "/ant-data/statestore", dir + "/.freedom-keys.old/0") == 0)
+    let root = dir + transaction
+    try makeDirectory(root + "/.freedom-keys.old")
+    try makeDirectory(root + "/.freedom-keys.new")
+    #expect(rename(dir + "/ant-data/statestore", root + "/.freedom-keys.old/0") == 0)
     _ = try fixture.file(
-      "userData/.freedom-keys.intent", "freedom-keys intent 1\naside 0 ant-data/statestore\nend\n")
+      "userData\(transaction)/.freedom-keys.intent",
+      "freedom-keys intent 1\naside 0 \(statestore)\nend\n")
     let verify = try CLI.run(
       ["verify", "--freedom-dir", dir, "--mnemonic-file", "-"], stdin: Golden.mnemonic + "\n")
     #expect(verify.status == 0, "\(verify.stderr)")
@@ -338,24 +340,24 @@ struct ExportTransactionTests {
     #expect(text(dir + "/ant-data/statestore/000001.log") == "statestore of the identity")
     #expect(!tree(dir).contains { $0.contains(".freedom-keys") }, "\(tree(dir))")
   }
+
+  /// verify --freedom-dir finishes or undoes an interrupted `export freedom` too, as every other
+  /// verify does (the kill -9 harness found it leaving the change, and the lock file, behind).
+  @Test func anInterruptedFreedomExportIsUndoneByVerify() throws {
+    let fixture = try ExportFixture()
+    let first = try fixture.run(["export", "freedom", "--user-data", fixture.path("userData")])
+    try #require(first.status == 0, "\(first.stderr)")
+    try Self.expectVerifyUndoesAnInterruptedChange(
+      fixture, transaction: "", statestore: "ant-data/statestore")
+  }
+
   /// And an interrupted `export antd` in the installation's ant-data.
   @Test func anInterruptedAntdExportIsUndoneByVerifyOfTheInstallation() throws {
     let fixture = try ExportFixture()
-    let dir = fixture.path("userData")
-    let first = try fixture.run(["export", "antd", "--data-dir", dir + "/ant-data"])
+    let first = try fixture.run(
+      ["export", "antd", "--data-dir", fixture.path("userData") + "/ant-data"])
     try #require(first.status == 0, "\(first.stderr)")
-    try makeDirectory(dir + "/ant-data/statestore")
-    _ = try fixture.file("userData/ant-data/statestore/000001.log", "statestore of the identity")
-    try makeDirectory(dir + "/ant-data/.freedom-keys.old")
-    try makeDirectory(dir + "/ant-data/.freedom-keys.new")
-    #expect(rename(dir + "/ant-data/statestore", dir + "/ant-data/.freedom-keys.old/0") == 0)
-    _ = try fixture.file(
-      "userData/ant-data/.freedom-keys.intent", "freedom-keys intent 1\naside 0 statestore\nend\n")
-    let verify = try CLI.run(
-      ["verify", "--freedom-dir", dir, "--mnemonic-file", "-"], stdin: Golden.mnemonic + "\n")
-    #expect(verify.status == 0, "\(verify.stderr)")
-    #expect(verify.stderr.contains("undid an interrupted change"))
-    #expect(text(dir + "/ant-data/statestore/000001.log") == "statestore of the identity")
-    #expect(!tree(dir).contains { $0.contains(".freedom-keys") }, "\(tree(dir))")
+    try Self.expectVerifyUndoesAnInterruptedChange(
+      fixture, transaction: "/ant-data", statestore: "statestore")
   }
 }
