@@ -451,16 +451,22 @@ class Antd(Node):
         key = eth_keyfile.decode_keyfile_json(keystore, password.encode())
         return eth_keys.PrivateKey(key).public_key.to_checksum_address()
 
-    def identity(self, directory, mid_change):
+    @staticmethod
+    def owner(directory, addresses):
+        """Whose keystore ant-data `directory` holds (A or B), opened by config.yaml's password."""
         if not exists(os.path.join(directory, "keys", "swarm.key")):
-            raise ValueError("keys/swarm.key is missing")
+            raise ValueError(f"{directory}/keys/swarm.key is missing")
         try:
-            address = self.address_of(directory)
+            address = Antd.address_of(directory)
         except Exception as error:  # config.yaml's password must open the key at every instant
             raise ValueError(f"config.yaml's password does not open keys/swarm.key ({error})")
-        who = {v: k for k, v in self.address.items()}.get(address)
+        who = {v: k for k, v in addresses.items()}.get(address)
         if who is None:
             raise ValueError(f"keys/swarm.key holds {address}, neither A nor B")
+        return who
+
+    def identity(self, directory, mid_change):
+        who = self.owner(directory, self.address)
         keys = sorted(os.listdir(os.path.join(directory, "keys")))
         journal = exists(os.path.join(directory, ".freedom-keys.intent"))
         if who == "A" and self.with_state:
@@ -519,15 +525,7 @@ class Freedom(Node):
 
     def identity(self, directory, mid_change):
         ant = os.path.join(directory, "ant-data")
-        if not exists(os.path.join(ant, "keys", "swarm.key")):
-            raise ValueError("ant-data/keys/swarm.key is missing")
-        try:
-            address = self.address_of(directory)
-        except Exception as error:  # config.yaml's password must open the key at every instant
-            raise ValueError(f"config.yaml's password does not open keys/swarm.key ({error})")
-        ant_who = {v: k for k, v in self.address.items()}.get(address)
-        if ant_who is None:
-            raise ValueError(f"ant-data holds {address}, neither A nor B")
+        ant_who = Antd.owner(ant, self.address)
         radicle_key = self.radicle.key_of(os.path.join(directory, "radicle-data"))
         radicle_who = {v: k for k, v in self.radicle.key.items()}.get(radicle_key)
         if radicle_who is None:
