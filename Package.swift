@@ -4,6 +4,8 @@ import PackageDescription
 let package = Package(
   name: "freedom-keys",
   products: [
+    // SecureBytes and the key types appear in VaultKeys' public API, so an app imports both.
+    .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "VaultKeys", targets: ["VaultKeys"]),
     .library(name: "NodeFiles", targets: ["NodeFiles"]),
     .executable(name: "freedom-keys", targets: ["freedom-keys"]),
@@ -34,9 +36,6 @@ let package = Package(
       ]),
     .target(name: "NodeFiles", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .executableTarget(name: "freedom-keys", dependencies: ["NodeFiles", "VaultKeys"]),
-    .executableTarget(
-      name: "freedom-keys-bench", dependencies: ["NodeFiles", "VaultKeys", "CryptoPrimitives"],
-      path: "Benchmarks/freedom-keys-bench"),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
     .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),

@@ -159,13 +159,14 @@ private func onPath(_ name: String) -> String? {
 private func note(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
 /// Measures the comparison; nil (with the reason on stderr) when a tool or the binary is missing.
-/// The binary is `FREEDOM_KEYS_BINARY`, else the freedom-keys beside this benchmark
-/// (`swift build -c release --static-swift-stdlib` builds both).
+/// The binary is `FREEDOM_KEYS_BINARY`, else the main package's release build
+/// (`swift build -c release` in the repository's root).
 func measureWholeProcess(rounds: Int = 7, runsPerRound: Int = 15) -> WholeProcessResult? {
-  let benchDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    .deletingLastPathComponent().path
+  let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
   let binary =
-    ProcessInfo.processInfo.environment["FREEDOM_KEYS_BINARY"] ?? benchDirectory + "/freedom-keys"
+    ProcessInfo.processInfo.environment["FREEDOM_KEYS_BINARY"]
+    ?? repository + "/.build/release/freedom-keys"
   guard FileManager.default.isExecutableFile(atPath: binary) else {
     note("whole process: skipped, no binary at \(binary) (build the freedom-keys product)")
     return nil

@@ -1,5 +1,9 @@
 internal import COpenSSL
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// AES from OpenSSL libcrypto, which libsodium lacks in the modes needed here.
 public enum AES {

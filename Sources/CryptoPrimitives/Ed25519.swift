@@ -1,5 +1,9 @@
 internal import CSodium
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Ed25519 keys from libsodium: a 32-byte seed (SLIP-0010's private key) and its public key.
 public enum Ed25519 {

@@ -1,5 +1,9 @@
 internal import CSodium
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A keyed HMAC state whose value can be copied, so a key is processed once and reused
 /// (PBKDF2 runs thousands of MACs under one key).

@@ -1,5 +1,9 @@
 internal import CSodium
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// PBKDF2 (RFC 8018) over HMAC-SHA512 (BIP-39 seeds) and HMAC-SHA256 (keystores, vaults).
 ///

@@ -1,9 +1,15 @@
 internal import CIPSecMB
 internal import COpenSSL
 internal import CSodium
-import FoundationEssentials
-import Glibc
 import Synchronization
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// BIP-39 seeds of many candidate phrases at once: PBKDF2-HMAC-SHA512 (RFC 8018), 64-byte keys.
 ///

@@ -1,5 +1,9 @@
 internal import COpenSSL
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// RIPEMD-160, from OpenSSL libcrypto (libsodium has none); BIP-32 fingerprints need it.
 public enum RIPEMD160 {

@@ -1,5 +1,9 @@
 internal import CSodium
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// SHA-256 (FIPS 180-4), from libsodium.
 public enum SHA256 {

@@ -1,5 +1,9 @@
 internal import COpenSSL
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// SHA3-256 (FIPS 202), from OpenSSL libcrypto. Not Ethereum's Keccak-256: the two differ in the
 /// padding byte (`0x06` here, `0x01` there). Bee's key files written before 2022 used it for

@@ -1,5 +1,9 @@
 internal import CSodium
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// scrypt (RFC 7914) from libsodium's `crypto_pwhash_scryptsalsa208sha256_ll`.
 public enum Scrypt {

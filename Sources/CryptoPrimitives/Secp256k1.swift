@@ -1,5 +1,9 @@
 internal import CSecp256k1
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// secp256k1 keys over libsecp256k1, with the tweak operations BIP-32 needs.
 public enum Secp256k1 {

@@ -1,5 +1,9 @@
 internal import CSodium
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A buffer for secrets (seeds, private keys, chain codes, passwords) that is locked in memory
 /// where the system allows it and wiped with `sodium_memzero` when the last copy goes away.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where desktop Freedom keeps its identities under one `userData` directory, as
 /// `src/main/profile-paths.js`, `identity-manager.js`, `migrate-user-data.js` and

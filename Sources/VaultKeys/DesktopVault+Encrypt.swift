@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writing `identity-vault.json` exactly as desktop Freedom's `identity/vault.js` does
 /// (`saveVault`): `JSON.stringify({version: 1, encrypted, createdAt}, null, 2)` with no final

@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Desktop Freedom's `identity-vault.json`: the mnemonic, encrypted by
 /// @metamask/browser-passworder with a key derived from the vault password.

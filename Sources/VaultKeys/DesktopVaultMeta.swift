@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Desktop Freedom's `<userData>/identity/vault-meta.json` (`identity-manager.js`): public
 /// facts about the vault that the app shows while it is locked. Nothing in it is secret.

@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The network an extended key is labelled for: its version bytes (xprv/xpub or tprv/tpub).
 public enum ExtendedKeyNetwork: Sendable, Hashable {

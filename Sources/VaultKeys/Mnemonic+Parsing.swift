@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Mnemonic {
   /// Parses a phrase given as UTF-8 text (see `init(phrase: String, language:)`).

@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A BIP-39 mnemonic: entropy of 16…32 bytes, written as 12…24 words of one official wordlist.
 ///

@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The OpenSSH wire encoding (RFC 4251 §5) of Ed25519 public keys, their `authorized_keys`
 /// line and their SHA-256 fingerprint, as `ssh-keygen -l` prints it.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One of the ten official BIP-39 wordlists, embedded in the library so the tool works offline.
 public struct Wordlist: Sendable {

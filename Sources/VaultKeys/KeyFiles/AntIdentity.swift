@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Ant's (the Rust Swarm client's) `identity.json`: the Swarm signing key and the overlay nonce,
 /// both hex. A zero nonce gives the same overlay address as bee and desktop Freedom.

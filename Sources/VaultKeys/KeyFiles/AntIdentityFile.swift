@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// An `identity.json` as Ant itself would load it (`load_or_create_identity` in antd and
 /// ant-ffi): the identity it holds, plus everything Ant would refuse or do differently from

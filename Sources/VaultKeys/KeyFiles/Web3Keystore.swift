@@ -1,5 +1,9 @@
 import CryptoPrimitives
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A Web3 Secret Storage (version 3) key file: a secp256k1 private key encrypted with AES-128-CTR
 /// under a scrypt or PBKDF2 key, as geth, bee (`swarm.key`) and swarm-cli use.
