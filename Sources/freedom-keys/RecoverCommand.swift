@@ -43,6 +43,8 @@ struct RecoverCommand: ParsableCommand {
     "resume", "path", help: "Keep a checkpoint in <path> and continue from it.")
   static let out = Option.value(
     "out", "path", help: "Write the corrected phrase to a new file (0600).")
+  static let progressInterval = Option.value(
+    "progress-interval", "s", help: "Seconds between progress lines (default 30).")
   static let json = Option.flag("json", help: "Print the result as JSON.")
 
   static let directoryOptions = [beeDir, antdDir, kuboRepo, radicleHome, antDir, freedomDir]
@@ -66,9 +68,13 @@ struct RecoverCommand: ParsableCommand {
         Prints which words changed and which target matched, never the phrase;
         --out writes the whole corrected phrase to a new file (mode 0600). Before
         starting it says how many candidates there are and how long they take at
-        the rate measured here; on a terminal a progress line follows on stderr.
-        Ctrl-C stops cleanly; with --resume the next run continues (the checkpoint
-        holds only progress and a hash of the search, never a word). --shard K/N
+        the rate measured here; progress follows on stderr, every second on a
+        terminal, else a line every 30 s (--progress-interval). --out is checked
+        before the search: its directory must exist and be writable, the file must
+        not. Ctrl-C stops cleanly; with --resume the next run continues (the
+        checkpoint holds progress, a hash of the search and, once found, which
+        words changed, never the phrase); rerun after a match, it says "found
+        earlier" and can write --out without searching. --shard K/N
         searches the K-th of N disjoint parts, one per machine or job. Exit status:
         0 found (or counted), 4 searched everything without a match, 1 errors,
         2 usage errors, 130 interrupted.
@@ -76,7 +82,7 @@ struct RecoverCommand: ParsableCommand {
       options: [
         MnemonicOptions.mnemonicFile, MnemonicOptions.passphraseFile, MnemonicOptions.language,
         missing, swaps, typos, address, accounts, peerID, did, overlay, networkID, overlayNonce,
-      ] + directoryOptions + [threads, shard, resume, out, json])
+      ] + directoryOptions + [threads, shard, resume, out, progressInterval, json])
   }
 
   let input: MnemonicOptions
@@ -91,6 +97,8 @@ struct RecoverCommand: ParsableCommand {
   let shardCount: Int
   let resumePath: String?
   let outputPath: String?
+  /// Seconds between progress lines; nil: 1 on a terminal, else 30.
+  let progressSeconds: Double?
   let printsJSON: Bool
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
@@ -169,6 +177,16 @@ struct RecoverCommand: ParsableCommand {
     if resumePath == "" || outputPath == "" {
       throw arguments.usage("--resume and --out need a path")
     }
+    if let text = arguments.value(Self.progressInterval) {
+      guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+        throw arguments.usage(
+          "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
+            + "as in --progress-interval 30")
+      }
+      progressSeconds = seconds
+    } else {
+      progressSeconds = nil
+    }
     printsJSON = arguments.flag(Self.json)
   }
 
@@ -180,10 +198,7 @@ struct RecoverCommand: ParsableCommand {
     for (option, path) in directories {
       targets += try Self.targets(from: path, option: option)
     }
-    if let outputPath, FileManager.default.fileExists(atPath: outputPath) {
-      throw CLIError.failure(
-        "\(outputPath) already exists; refusing to overwrite it — choose another path")
-    }
+    if let outputPath { try Self.checkOutput(outputPath) }
     let phrase = try input.readPhrase()
     let passphrase = try input.readPassphrase()
     let recovery: PhraseRecovery
@@ -196,6 +211,20 @@ struct RecoverCommand: ParsableCommand {
         configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
     }
     let resumed = try resumePath.flatMap { try Self.readCheckpoint($0, for: recovery) }
+    if let resumePath, let resumed, resumed.match != nil {
+      // The search found its match before: derive it again, check it, and say so.
+      let outcome: PhraseRecovery.Outcome
+      do {
+        outcome = try recovery.run(resumingFrom: resumed)
+      } catch {
+        throw Self.checkpointFailure(resumePath, error)
+      }
+      Output.standardError(
+        "found earlier: \(resumePath) records this search's match, derived again from the "
+          + "phrase and checked against the targets; nothing was searched\n")
+      try report(outcome, recovery: recovery, candidates: UInt64(recovery.range.count))
+      return
+    }
 
     signal(SIGINT) { _ in interruptRequested = 1 }
     defer { signal(SIGINT, SIG_DFL) }
@@ -211,24 +240,34 @@ struct RecoverCommand: ParsableCommand {
       throw CLIError.interrupted("interrupted while counting, before the search started")
     }
     announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
-    let showsProgress = isatty(STDERR_FILENO) == 1
+    // On a terminal one line is redrawn every second; elsewhere (nohup, a batch job's log) a
+    // line is appended every 30 s, so the log shows the search is alive and how far it got.
+    let onTerminal = isatty(STDERR_FILENO) == 1
+    let interval = progressSeconds ?? (onTerminal ? 1 : 30)
     var lastCheckpoint = DispatchTime.now().uptimeNanoseconds
-    var lastLine = 0.0
+    var lastLine = lastCheckpoint
     let expected = valid.value
-    let outcome = try recovery.run(resumingFrom: resumed, collect: 100) { progress in
-      let now = DispatchTime.now().uptimeNanoseconds
-      if let resumePath, now - lastCheckpoint > 5_000_000_000 {
-        lastCheckpoint = now
-        try? Self.writeCheckpoint(progress, to: resumePath)
+    let outcome: PhraseRecovery.Outcome
+    do {
+      outcome = try recovery.run(
+        resumingFrom: resumed, collect: 100, tick: min(0.2, interval)
+      ) { progress in
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let resumePath, now - lastCheckpoint > 5_000_000_000 {
+          lastCheckpoint = now
+          try? Self.writeCheckpoint(progress, to: resumePath)
+        }
+        if Double(now - lastLine) / 1e9 >= interval {
+          lastLine = now
+          let line = Self.progressLine(progress, candidates: candidates, expected: expected)
+          Output.standardError(onTerminal ? "\r\u{1B}[K" + line : "progress: " + line + "\n")
+        }
+        return interruptRequested == 0
       }
-      if showsProgress, progress.seconds - lastLine >= 1 {
-        lastLine = progress.seconds
-        Output.standardError(
-          "\r\u{1B}[K" + Self.progressLine(progress, candidates: candidates, expected: expected))
-      }
-      return interruptRequested == 0
+    } catch {
+      throw Self.checkpointFailure(resumePath ?? "", error)
     }
-    if showsProgress { Output.standardError("\r\u{1B}[K") }
+    if onTerminal { Output.standardError("\r\u{1B}[K") }
     if let resumePath {
       try Self.writeCheckpoint(outcome.progress, to: resumePath)
     }
@@ -285,7 +324,9 @@ struct RecoverCommand: ParsableCommand {
   ) throws {
     let progress = outcome.progress
     if !outcome.isComplete {
-      let done = Self.percent(progress.candidates, of: candidates)
+      let done =
+        "\(Self.percent(progress.candidates, of: candidates)) (\(Self.grouped(progress.candidates)) "
+        + "of \(Self.grouped(candidates)) candidates)"
       let how =
         resumePath.map { "run the same command again to continue from \($0)" }
         ?? "give --resume FILE to keep a checkpoint and continue later"
@@ -300,6 +341,7 @@ struct RecoverCommand: ParsableCommand {
     }
     if printsJSON {
       var object: JSONObject = ["found": .bool(outcome.found != nil)]
+      if outcome.foundEarlier { object.append("foundEarlier", .bool(true)) }
       object.append(
         "changes",
         .array(
@@ -316,11 +358,17 @@ struct RecoverCommand: ParsableCommand {
       object.append("seconds", .tenths(progress.seconds))
       Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     } else if let found = outcome.found {
-      Output.standardOutput(Self.describe(found, outputPath: outputPath))
+      Output.standardOutput(
+        (outcome.foundEarlier ? "found earlier\n" : "")
+          + Self.describe(found, outputPath: outputPath))
     }
     if outcome.found == nil {
+      let searched =
+        progress.candidates == candidates
+        ? "all \(Self.grouped(candidates)) candidates"
+        : "\(Self.grouped(progress.candidates)) of \(Self.grouped(candidates)) candidates"
       throw CLIError.notFound(
-        "no candidate matched the targets: all \(Self.grouped(candidates)) candidates "
+        "no candidate matched the targets: \(searched) "
           + "(\(Self.grouped(progress.checksumValid)) checksum-valid) were searched; widen the "
           + "search (--typos, --swaps, --missing, more ? words) or check the targets")
     }
@@ -393,7 +441,38 @@ struct RecoverCommand: ParsableCommand {
     let rate = progress.seconds > 0 ? Double(progress.checked) / progress.seconds : 0
     let remaining = max(0, expected - Double(progress.checksumValid))
     let eta = rate > 0 ? "ETA \(duration(remaining / rate))" : "ETA …"
-    return "\(percent(progress.candidates, of: candidates)) · \(grouped(UInt64(rate)))/s · \(eta)"
+    return
+      "\(percent(progress.candidates, of: candidates)) (\(grouped(progress.candidates)) of "
+      + "\(grouped(candidates)) candidates) · \(grouped(UInt64(rate)))/s · \(eta)"
+  }
+
+  /// Refuses an --out path before the search, so that a phrase found is never lost to it: the
+  /// file must not exist (not even as a dangling symbolic link), its directory must.
+  static func checkOutput(_ path: String) throws {
+    var status = stat()
+    if lstat(path, &status) == 0 {
+      if status.st_mode & S_IFMT == S_IFLNK {
+        throw CLIError.failure(
+          "\(path) is a symbolic link; refusing to write through it — choose another path")
+      }
+      throw CLIError.failure(
+        "\(path) already exists; refusing to overwrite it — choose another path")
+    }
+    let directory =
+      switch path.lastIndex(of: "/") {
+      case nil: "."
+      case path.startIndex: "/"
+      case let slash?: String(path[..<slash])
+      }
+    guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+      throw CLIError.failure(
+        "\(directory) is not a directory, so --out cannot write \(path): create it first or "
+          + "choose another path")
+    }
+    guard access(directory, W_OK | X_OK) == 0 else {
+      throw CLIError.failure(
+        "\(directory) is not writable, so --out cannot write \(path): choose another directory")
+    }
   }
 
   // MARK: - Files
@@ -481,16 +560,27 @@ struct RecoverCommand: ParsableCommand {
     -> RecoveryProgress?
   {
     guard let bytes = try ExportFiles.read(path) else { return nil }
-    let progress: RecoveryProgress
     do {
-      progress = try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
+      let progress = try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
+      try recovery.validate(progress)
+      return progress
     } catch {
-      throw CLIError.failure("\(path): \(error)")
+      throw checkpointFailure(path, error)
     }
-    guard progress.searchHash == recovery.searchHash else {
-      throw CLIError.failure("\(path): \(RecoveryCheckpointError.otherSearch)")
+  }
+
+  /// The one line for a checkpoint that cannot be used.
+  private static func checkpointFailure(_ path: String, _ error: RecoveryCheckpointError)
+    -> CLIError
+  {
+    switch error {
+    case .otherSearch:
+      .failure("\(path): \(error)")
+    case .malformed, .inconsistent, .matchFailsTargets:
+      .failure(
+        "\(path): \(error); it was changed or damaged: delete it (or give another --resume "
+          + "file) to search from the start")
     }
-    return progress
   }
 
   private static func writeCheckpoint(_ progress: RecoveryProgress, to path: String) throws {

@@ -221,6 +221,101 @@ struct RecoverTests {
     #expect(changed.stderr.contains("the checkpoint belongs to a different search"))
   }
 
+  @Test func outIsCheckedBeforeTheSearch() throws {
+    let directory = try TemporaryDirectory()
+    let did = Self.field(try Self.identities(Self.truth), "radicle", "did")
+    let dangling = directory.url.appendingPathComponent("dangling").path
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere")
+    let existing = try directory.file("existing.txt", "kept\n")
+    let noDirectory = directory.url.appendingPathComponent("absent/fixed.txt").path
+    for (out, message) in [
+      (dangling, "\(dangling) is a symbolic link; refusing to write through it"),
+      (existing, "\(existing) already exists; refusing to overwrite it"),
+      (noDirectory, "\(directory.url.appendingPathComponent("absent").path) is not a directory"),
+    ] {
+      let run = try recover(["--did", did, "--out", out])
+      #expect(run.status == 1, "\(out)")
+      #expect(run.stdout.isEmpty, "\(out)")
+      #expect(run.stderr.hasPrefix("freedom-keys: error: \(message)"), "\(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "no search: \(run.stderr)")
+    }
+    #expect(try String(contentsOfFile: existing, encoding: .utf8) == "kept\n")
+    #expect(
+      !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("nowhere").path))
+  }
+
+  @Test func aMatchIsKeptInTheCheckpointAndFoundAgain() throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.truth), "swarm", "address")
+    let first = try recover(["--address", address, "--resume", checkpoint])
+    #expect(first.status == 0)
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    // Which word changed (word 3, index 1790 of the English list), never a word of the phrase.
+    #expect(saved.contains("\"found\": {\"part\": 0, \"changes\": [[3, 1790]]}"))
+    for word in Set(Self.truth.split(separator: " ")) { #expect(!saved.contains(word)) }
+
+    let again = try recover(["--address", address, "--resume", checkpoint])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      again.stdout == """
+        found earlier
+        word 3 is 'thank' (was 'th*')
+        matched swarm.address
+        give --out FILE to write the whole corrected phrase to a new file
+
+        """)
+    #expect(again.stderr.contains("found earlier: \(checkpoint) records this search's match"))
+    #expect(!again.stderr.contains("searching"))
+
+    let out = directory.url.appendingPathComponent("fixed.txt").path
+    let written = try recover([
+      "--address", address, "--resume", checkpoint, "--out", out, "--json",
+    ])
+    #expect(written.status == 0)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(written.stdout.utf8)) as? [String: Any])
+    #expect(object["found"] as? Bool == true)
+    #expect(object["foundEarlier"] as? Bool == true)
+    #expect(object["matched"] as? String == "swarm.address")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.truth + "\n")
+  }
+
+  @Test(arguments: [
+    // All searched without searching (exit 4 on 5001ebb).
+    "\"doneBelow\": 18446744073709551615, \"doneChunks\": [], \"candidates\": 0",
+    "\"doneBelow\": 1, \"doneChunks\": [], \"candidates\": 0",
+    "\"doneBelow\": 0, \"doneChunks\": [1, 1], \"candidates\": 0",
+    // Interrupted on every run (exit 130 on 5001ebb).
+    "\"doneBelow\": 0, \"doneChunks\": [0], \"candidates\": 0",
+    "\"doneBelow\": 0, \"doneChunks\": [5, 3], \"candidates\": 0",
+    // A match the search does not hold.
+    "\"doneBelow\": 1, \"doneChunks\": [], \"candidates\": 15, \"found\": {\"part\": 0, \"changes\": [[3, 0]]}",
+    "\"doneBelow\": 1, \"doneChunks\": [], \"candidates\": 15, \"found\": {\"part\": 7, \"changes\": []}",
+  ])
+  func checkpointsThatDoNotFitTheirSearchAreRefused(fields: String) throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    #expect(try recover(["--address", address, "--resume", checkpoint]).status == 4)
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    let hash = try #require(saved.split(separator: "\"").dropFirst(7).first)
+    try FileManager.default.removeItem(atPath: checkpoint)
+    _ = try directory.file(
+      "progress.json",
+      "{\"format\": \"freedom-keys recover checkpoint 1\", \"search\": \"\(hash)\", \(fields), "
+        + "\"checksumValid\": 0, \"checked\": 0, \"milliseconds\": 0}\n")
+    let run = try recover(["--address", address, "--resume", checkpoint])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("freedom-keys: error: \(checkpoint): the checkpoint "))
+    #expect(
+      run.stderr.hasSuffix(
+        "; it was changed or damaged: delete it (or give another --resume file) to search from "
+          + "the start\n"))
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+  }
+
   @Test func ctrlCStopsCleanlyAndSaysHowToResume() throws {
     let directory = try TemporaryDirectory()
     // Three unknown words: billions of candidates, interrupted long before the end.

@@ -42,6 +42,8 @@ public final class PhraseRecovery: Sendable {
     public let isComplete: Bool
     /// What is done, to resume from.
     public let progress: RecoveryProgress
+    /// Whether `found` is the match the checkpoint resumed from recorded (nothing was searched).
+    public let foundEarlier: Bool
   }
 
   public let search: RecoverySearch
@@ -98,7 +100,14 @@ public final class PhraseRecovery: Sendable {
     resumingFrom progress: RecoveryProgress? = nil, collect: Int = 0, tick: Double = 0.2,
     onTick: (RecoveryProgress) -> Bool = { _ in true }
   ) throws(RecoveryCheckpointError) -> Outcome {
-    if let progress, progress.searchHash != searchHash { throw .otherSearch }
+    if let progress {
+      try validate(progress)
+      if let match = progress.match {
+        return Outcome(
+          found: try rederive(match), candidates: [], isComplete: true, progress: progress,
+          foundEarlier: true)
+      }
+    }
     let coordinator = Coordinator(
       progress: progress ?? RecoveryProgress(searchHash: searchHash), chunkCount: chunkCount,
       collect: targets.isEmpty ? collect : 0)
@@ -123,6 +132,114 @@ public final class PhraseRecovery: Sendable {
     return coordinator.outcome { part, indices, label in
       recovered(part: part, indices: indices, matched: label)
     }
+  }
+
+  /// Checks that `progress` can be a checkpoint of this search: its hash, its chunks within
+  /// the range, its counts within the candidates, its match a candidate of the search.
+  public func validate(_ progress: RecoveryProgress) throws(RecoveryCheckpointError) {
+    guard progress.searchHash == searchHash else { throw .otherSearch }
+    guard progress.doneBelow <= chunkCount else {
+      throw .inconsistent(
+        "chunk \(progress.doneBelow) is done, but the search has \(chunkCount) chunks")
+    }
+    var previous = progress.doneBelow
+    for chunk in progress.doneChunks {
+      guard chunk > previous else {
+        throw .inconsistent("the done chunks are not distinct and above the first undone one")
+      }
+      guard chunk < chunkCount else {
+        throw .inconsistent("chunk \(chunk) is done, but the search has \(chunkCount) chunks")
+      }
+      previous = chunk
+    }
+    // Every done chunk counted all its candidates, except the one where the match stopped.
+    func size(_ chunk: Int) -> UInt64 {
+      let low = UInt64(chunk) * configuration.chunkSize
+      return min(UInt64(range.count), low + configuration.chunkSize) - low
+    }
+    let below = min(UInt64(range.count), UInt64(progress.doneBelow) * configuration.chunkSize)
+    let done = progress.doneChunks.reduce(below) { $0 + size($1) }
+    guard
+      progress.match == nil
+        ? progress.candidates == done : progress.candidates <= done,
+      progress.checksumValid <= progress.candidates, progress.checked <= progress.checksumValid
+    else {
+      throw .inconsistent(
+        "it counts \(progress.candidates) candidates where its done chunks hold \(done)")
+    }
+    if let match = progress.match { _ = try indices(of: match) }
+  }
+
+  /// The match record of the candidate `indices` of `part`: the positions whose word is not
+  /// the one remembered there.
+  func match(part: Int, indices: [Int]) -> RecoveryProgress.Match {
+    let changes = indices.indices.compactMap { position -> RecoveryProgress.Match.Change? in
+      remembered(part: part, position: position) == indices[position]
+        ? nil : .init(position: position + 1, wordIndex: indices[position])
+    }
+    return RecoveryProgress.Match(part: part, changes: changes)
+  }
+
+  /// The word index remembered for `position` of `part`, if a known word is remembered there
+  /// and the part allows it (a typo position does not).
+  private func remembered(part index: Int, position: Int) -> Int? {
+    let part = search.parts[index]
+    guard let place = origin(part: part, position: position),
+      case .known(let word) = search.phrase.words[place], part.sets[position].contains(word)
+    else { return nil }
+    return word
+  }
+
+  /// What was remembered at `position` of `part`: across a swap, the other word's place.
+  private func origin(part: SearchPart, position: Int) -> Int? {
+    if let swap = part.swap, position == swap { return part.origins[swap + 1] }
+    if let swap = part.swap, position == swap + 1 { return part.origins[swap] }
+    return part.origins[position]
+  }
+
+  /// The word indices a match record stands for, if it is a checksum-valid candidate of the
+  /// search.
+  private func indices(of match: RecoveryProgress.Match) throws(RecoveryCheckpointError) -> [Int] {
+    let wrong = RecoveryCheckpointError.inconsistent("the match it records is not in the search")
+    guard search.parts.indices.contains(match.part) else { throw wrong }
+    let part = search.parts[match.part]
+    var changes = match.changes.makeIterator()
+    var change = changes.next()
+    var indices: [Int] = []
+    for position in 0..<search.wordCount {
+      if let recorded = change, recorded.position == position + 1 {
+        guard (0..<Wordlist.wordCount).contains(recorded.wordIndex),
+          part.sets[position].contains(recorded.wordIndex),
+          remembered(part: match.part, position: position) != recorded.wordIndex
+        else { throw wrong }
+        indices.append(recorded.wordIndex)
+        change = changes.next()
+      } else {
+        guard let word = remembered(part: match.part, position: position) else { throw wrong }
+        indices.append(word)
+      }
+    }
+    guard change == nil, Mnemonic.entropy(fromWordIndices: indices) != nil else { throw wrong }
+    return indices
+  }
+
+  /// The phrase a checkpoint's match stands for, derived from the damaged phrase and checked
+  /// against the targets again.
+  public func rederive(_ match: RecoveryProgress.Match) throws(RecoveryCheckpointError)
+    -> RecoveredPhrase
+  {
+    let indices = try indices(of: match)
+    var sentence = SecureBytes(count: 0) { _ in }
+    _ = SecureBytes(count: 2 * indices.count) { scratch in
+      let words = scratch.bindMemory(to: UInt16.self)
+      for (position, index) in indices.enumerated() { words[position] = UInt16(index) }
+      sentence = self.sentence(words.baseAddress!)
+    }
+    let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
+      mnemonics: [sentence], salt: salt, iterations: Mnemonic.seedIterations)
+    guard let seed = seeds.first, let label = TargetMatcher(targets: targets).match(seed: seed)
+    else { throw .matchFailsTargets }
+    return recovered(part: match.part, indices: indices, matched: label)
   }
 
   /// The seconds one thread takes per checksum-valid candidate (seed and target derivation),
@@ -183,7 +300,9 @@ public final class PhraseRecovery: Sendable {
             counts.checked += 1
             if let label = matcher.match(seed: seed) {
               let indices = (0..<length).map { Int(batch[slot * length + $0]) }
-              found = Found(part: batchParts[slot], indices: indices, label: label)
+              found = Found(
+                part: batchParts[slot], indices: indices, label: label,
+                record: match(part: batchParts[slot], indices: indices))
               break
             }
           }
@@ -334,16 +453,7 @@ public final class PhraseRecovery: Sendable {
       verifiedEntropy: entropy, language: phrase.language, expandedAbbreviations: [])
     var changes: [RecoveryChange] = []
     for position in indices.indices {
-      // What was remembered at this place: across a swap, the other word's.
-      let place: Int? =
-        if let swap = part.swap, position == swap {
-          part.origins[swap + 1]
-        } else if let swap = part.swap, position == swap + 1 {
-          part.origins[swap]
-        } else {
-          part.origins[position]
-        }
-      guard let place else {
+      guard let place = origin(part: part, position: position) else {
         changes.append(
           RecoveryChange(position: position + 1, word: list.words[indices[position]], was: nil))
         continue
@@ -398,6 +508,8 @@ struct Found: Sendable {
   let part: Int
   let indices: [Int]
   let label: String
+  /// What the checkpoint records of it.
+  let record: RecoveryProgress.Match
 }
 
 /// The state the workers share, touched once per chunk (and once per batch to see whether to
@@ -470,6 +582,7 @@ private final class Coordinator: @unchecked Sendable {
     }
     if let found, self.found == nil {
       self.found = found
+      progress.match = found.record
       stopping = true
     }
   }
@@ -497,7 +610,6 @@ private final class Coordinator: @unchecked Sendable {
       }
     return PhraseRecovery.Outcome(
       found: found.map { recovered($0.part, $0.indices, $0.label) }, candidates: candidates,
-      isComplete: complete,
-      progress: snapshot)
+      isComplete: complete, progress: snapshot, foundEarlier: false)
   }
 }

@@ -1,15 +1,33 @@
 import CryptoPrimitives
+import FoundationEssentials
 
-/// How far a search got: which chunks of its candidate range are done, and the counts so far.
-/// It holds no word of the phrase, only a hash of the search definition, so a checkpoint file
-/// reveals nothing about the phrase and cannot resume a different search.
+/// How far a search got: which chunks of its candidate range are done, the counts so far, and
+/// a match if one was found. It holds no phrase, only a hash of the search definition and, for
+/// a match, which words differ from the phrase as remembered, so it cannot resume a different
+/// search and alone does not give the phrase.
 public struct RecoveryProgress: Sendable, Equatable {
+  /// A match, recorded as the part of the search that held it and the words that differ from
+  /// the remembered ones there; the phrase is derived again from the damaged phrase.
+  public struct Match: Sendable, Equatable {
+    /// The index of the search part that held the match.
+    public let part: Int
+    /// The 1-based positions (in the recovered phrase) whose word is not the remembered one,
+    /// increasing, each with its word's index in the wordlist.
+    public let changes: [Change]
+
+    /// One word of a match that differs from the remembered one.
+    public struct Change: Sendable, Equatable {
+      public let position: Int
+      public let wordIndex: Int
+    }
+  }
+
   /// SHA-256 of the search definition (phrase sets, damage models, passphrase, targets, shard,
   /// chunk size).
   public let searchHash: [UInt8]
   /// Every chunk below this one is done.
   public internal(set) var doneBelow: Int
-  /// Chunks at or above `doneBelow` that are done, sorted.
+  /// Chunks above `doneBelow` that are done, increasing.
   public internal(set) var doneChunks: [Int]
   /// Candidates enumerated (checksum tested).
   public internal(set) var candidates: UInt64
@@ -19,6 +37,8 @@ public struct RecoveryProgress: Sendable, Equatable {
   public internal(set) var checked: UInt64
   /// Time spent searching, over every run.
   public internal(set) var seconds: Double
+  /// The match found, recorded in the same step that marks its chunk done.
+  public internal(set) var match: Match?
 
   init(searchHash: [UInt8]) {
     self.searchHash = searchHash
@@ -35,16 +55,22 @@ public struct RecoveryProgress: Sendable, Equatable {
   /// The checkpoint as one JSON object.
   public func jsonBytes() -> [UInt8] {
     let seconds = (self.seconds * 1000).rounded() / 1000
-    let text =
+    var text =
       "{\"format\": \"\(Self.format)\", \"search\": \"\(Hex.encode(searchHash))\", "
       + "\"doneBelow\": \(doneBelow), \"doneChunks\": [\(doneChunks.map(String.init).joined(separator: ", "))], "
       + "\"candidates\": \(candidates), \"checksumValid\": \(checksumValid), \"checked\": \(checked), "
-      + "\"milliseconds\": \(UInt64(seconds * 1000))}\n"
-    return Array(text.utf8)
+      + "\"milliseconds\": \(UInt64(seconds * 1000))"
+    if let match {
+      let changes = match.changes.map { "[\($0.position), \($0.wordIndex)]" }
+      text +=
+        ", \"found\": {\"part\": \(match.part), \"changes\": [\(changes.joined(separator: ", "))]}"
+    }
+    return Array((text + "}\n").utf8)
   }
 
-  /// Reads a checkpoint written by `jsonBytes()`.
-  public init(json: [UInt8]) throws(RecoveryCheckpointError) {
+  /// Reads a checkpoint written by `jsonBytes()`. Whether it fits a search is
+  /// `PhraseRecovery.validate(_:)`'s to say.
+  public init(json: some ContiguousBytes) throws(RecoveryCheckpointError) {
     let parsed: Result<RecoveryProgress, RecoveryCheckpointError> = json.withUnsafeBytes { raw in
       do throws(RecoveryCheckpointError) {
         return .success(try Self.parse(raw))
@@ -64,16 +90,35 @@ public struct RecoveryProgress: Sendable, Equatable {
     } catch {
       throw .malformed(error.description)
     }
-    func member(_ name: String) throws(RecoveryCheckpointError) -> JSONNode {
-      let found = root.members(named: name)
+    guard case .object = root.kind else { throw .malformed("it is not a JSON object") }
+    func member(_ name: String, of node: JSONNode = root) throws(RecoveryCheckpointError)
+      -> JSONNode
+    {
+      let found = node.members(named: name)
       guard found.count == 1 else { throw .malformed("it needs exactly one \"\(name)\"") }
       return found[0].value
     }
-    func number(_ name: String) throws(RecoveryCheckpointError) -> UInt64 {
-      guard let value = JSONText.unsignedInteger(try member(name), in: raw) else {
+    func whole(_ node: JSONNode, _ name: String) throws(RecoveryCheckpointError) -> UInt64 {
+      guard let value = JSONText.unsignedInteger(node, in: raw) else {
         throw .malformed("\"\(name)\" is not a whole number")
       }
       return value
+    }
+    func number(_ name: String) throws(RecoveryCheckpointError) -> UInt64 {
+      try whole(try member(name), name)
+    }
+    /// A chunk, part, position or word number: it must fit an `Int`.
+    func index(_ node: JSONNode, _ name: String) throws(RecoveryCheckpointError) -> Int {
+      guard let value = Int(exactly: try whole(node, name)) else {
+        throw .malformed("\"\(name)\" is out of range")
+      }
+      return value
+    }
+    func array(_ node: JSONNode, _ name: String) throws(RecoveryCheckpointError) -> [JSONNode] {
+      guard case .array(let elements) = node.kind else {
+        throw .malformed("\"\(name)\" is not an array")
+      }
+      return elements
     }
     let format = try member("format")
     guard JSONText.isString(format), JSONText.string(format, in: raw) == Self.format else {
@@ -84,22 +129,41 @@ public struct RecoveryProgress: Sendable, Equatable {
       bytes.count == SHA256.byteCount
     else { throw .malformed("\"search\" is not a SHA-256 in hex") }
     var progress = RecoveryProgress(searchHash: bytes)
-    progress.doneBelow = Int(clamping: try number("doneBelow"))
-    guard case .array(let chunks) = try member("doneChunks").kind else {
-      throw .malformed("\"doneChunks\" is not an array")
-    }
+    progress.doneBelow = try index(try member("doneBelow"), "doneBelow")
     var done: [Int] = []
-    for chunk in chunks {
-      guard let value = JSONText.unsignedInteger(chunk, in: raw) else {
-        throw .malformed("\"doneChunks\" holds something other than chunk numbers")
+    for chunk in try array(try member("doneChunks"), "doneChunks") {
+      let value = try index(chunk, "doneChunks")
+      guard value > done.last ?? progress.doneBelow else {
+        throw .malformed(
+          "\"doneChunks\" must list distinct chunks above \"doneBelow\" in increasing order")
       }
-      done.append(Int(clamping: value))
+      done.append(value)
     }
-    progress.doneChunks = done.sorted()
+    progress.doneChunks = done
     progress.candidates = try number("candidates")
     progress.checksumValid = try number("checksumValid")
     progress.checked = try number("checked")
     progress.seconds = Double(try number("milliseconds")) / 1000
+    let found = root.members(named: "found")
+    guard found.count <= 1 else { throw .malformed("it needs at most one \"found\"") }
+    if let found = found.first?.value {
+      guard case .object = found.kind else { throw .malformed("\"found\" is not an object") }
+      let part = try index(try member("part", of: found), "part")
+      var changes: [Match.Change] = []
+      for pair in try array(try member("changes", of: found), "changes") {
+        let numbers = try array(pair, "changes")
+        guard numbers.count == 2 else {
+          throw .malformed("each of \"changes\" is [position, word]")
+        }
+        let position = try index(numbers[0], "changes")
+        let word = try index(numbers[1], "changes")
+        guard position > changes.last?.position ?? 0 else {
+          throw .malformed("\"changes\" must name distinct positions in increasing order")
+        }
+        changes.append(Match.Change(position: position, wordIndex: word))
+      }
+      progress.match = Match(part: part, changes: changes)
+    }
     return progress
   }
 }
@@ -111,6 +175,11 @@ public enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCon
   /// The checkpoint belongs to another search (other words, models, passphrase, targets or
   /// shard).
   case otherSearch
+  /// The checkpoint carries this search's hash but what it says cannot be true of the search
+  /// (a chunk or count out of range, a match the search does not hold): it was changed.
+  case inconsistent(String)
+  /// The match the checkpoint records is not one of this search's targets any more.
+  case matchFailsTargets
 
   public var description: String {
     switch self {
@@ -119,6 +188,10 @@ public enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCon
     case .otherSearch:
       "the checkpoint belongs to a different search (other words, options, passphrase, "
         + "targets or shard): give another --resume file, or the same options as before"
+    case .inconsistent(let reason):
+      "the checkpoint does not fit its search: \(reason)"
+    case .matchFailsTargets:
+      "the match the checkpoint records does not match the targets"
     }
   }
 }
