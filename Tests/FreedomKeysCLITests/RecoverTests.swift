@@ -371,6 +371,56 @@ struct RecoverTests {
     }
   }
 
+  @Test func progressLinesWithoutATerminal() throws {
+    let directory = try TemporaryDirectory()
+    let words = try directory.file(
+      "words.txt", "legal winner ? year wave sausage worth ? legal winner ? yellow\n")
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = [
+      "recover", "--mnemonic-file", words, "--address", address, "--threads", "2",
+      "--progress-interval", "0.5",
+    ]
+    let error = Pipe()
+    process.standardOutput = Pipe()
+    process.standardError = error
+    try process.run()
+    // Standard error is a pipe, not a terminal: wait for two appended lines, then Ctrl-C.
+    var early = Data()
+    while String(decoding: early, as: UTF8.self).components(separatedBy: "\nprogress: ").count < 3 {
+      let chunk = error.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      early += chunk
+    }
+    process.interrupt()
+    process.waitUntilExit()
+    let stderr = String(
+      decoding: early + error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 130)
+    let lines = stderr.split(separator: "\n").filter { $0.hasPrefix("progress: ") }
+    #expect(lines.count >= 2, "\(stderr)")
+    for line in lines {
+      // "progress: 0.0% (16,384 of 8,589,934,592 candidates) · 1,021/s · ETA 4.2 years"
+      #expect(line.contains(" of 8,589,934,592 candidates) · "), "\(line)")
+      #expect(line.contains("/s · ETA "), "\(line)")
+      #expect(!line.contains("\u{1B}"), "no terminal codes: \(line)")
+    }
+    #expect(!stderr.contains("legal"))
+  }
+
+  @Test func progressIntervalMustBeSeconds() throws {
+    for value in ["0", "-1", "x", "nan", "90000"] {
+      let run = try CLI.run([
+        "recover", "--mnemonic-file", "/nonexistent/words.txt", "--progress-interval", value,
+      ])
+      #expect(run.status == 2)
+      #expect(
+        run.stderr.hasPrefix(
+          "freedom-keys: error: --progress-interval <s> must be a number of seconds above 0"))
+    }
+  }
+
   @Test func shardsSplitTheCount() throws {
     let phrase = Self.truth.replacingOccurrences(of: "yellow", with: "?")
     var total = 0
