@@ -24,6 +24,9 @@ public struct DamagedPhrase: Sendable {
   let written: [String]
   /// The word indices each remembered word may stand for.
   let sets: [WordSet]
+  /// The 1-based positions of words in no wordlist and not within two edits of any word,
+  /// read as `?` because `unplaceableAsUnknown` was given (else they are refused).
+  public let unplaceable: [Int]
 
   /// The marker of an unknown word and of a known beginning.
   static let unknownMarker: Unicode.Scalar = "?"
@@ -33,8 +36,11 @@ public struct DamagedPhrase: Sendable {
   private static let abbreviationLength = 4
 
   /// Reads `phrase` (UTF-8): words separated by any whitespace, compared after NFKD and
-  /// lowercasing, as `Mnemonic(phrase:)` reads them.
-  public init(phrase: SecureBytes, language: Wordlist.Language? = nil) throws(RecoveryError) {
+  /// lowercasing, as `Mnemonic(phrase:)` reads them. A word too far from every word of the
+  /// list is refused, or with `unplaceableAsUnknown` read as `?` and listed in `unplaceable`.
+  public init(
+    phrase: SecureBytes, language: Wordlist.Language? = nil, unplaceableAsUnknown: Bool = false
+  ) throws(RecoveryError) {
     guard let text = phrase.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
       throw .invalidUTF8
     }
@@ -51,6 +57,7 @@ public struct DamagedPhrase: Sendable {
     let list = Wordlist.named(chosen)
     var words: [Word] = []
     var sets: [WordSet] = []
+    var unplaceable: [Int] = []
     for (offset, key) in keys.enumerated() {
       let position = offset + 1
       if key == "?" || key == "*" {
@@ -72,6 +79,12 @@ public struct DamagedPhrase: Sendable {
         sets.append(WordSet([index]))
       } else {
         let near = Self.nearbyWords(key, in: list)
+        if near.isEmpty, unplaceableAsUnknown {
+          words.append(.unknown)
+          sets.append(.all)
+          unplaceable.append(position)
+          continue
+        }
         guard !near.isEmpty else {
           throw .noNearbyWord(position: position, word: tokens[offset], language: chosen)
         }
@@ -83,6 +96,7 @@ public struct DamagedPhrase: Sendable {
     self.words = words
     self.written = tokens
     self.sets = sets
+    self.unplaceable = unplaceable
   }
 
   /// The index of a word of `list`, or of the English word a four-letter abbreviation begins.
