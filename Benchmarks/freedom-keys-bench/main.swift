@@ -10,6 +10,7 @@
 import CryptoPrimitives
 import Foundation
 import NodeFiles
+import PhraseRecovery
 import VaultKeys
 
 struct CaseResult: Encodable {

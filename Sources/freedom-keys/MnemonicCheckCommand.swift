@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import FoundationEssentials
+import PhraseRecovery
 import VaultKeys
 
 /// `freedom-keys mnemonic check`: whether a mnemonic is valid, and if not, which word or count

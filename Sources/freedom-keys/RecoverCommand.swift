@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import NodeFiles
+import PhraseRecovery
 import VaultKeys
 
 /// Set by the SIGINT handler; read by the search loop, which then stops cleanly.

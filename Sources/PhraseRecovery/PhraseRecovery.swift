@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
+import VaultKeys
 
 /// The search engine: enumerates a `RecoverySearch` as word indices, tests each candidate's
 /// checksum on its entropy bits (one SHA-256) before anything else, derives the seeds of those

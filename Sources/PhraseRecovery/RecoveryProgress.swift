@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import FoundationEssentials
+import VaultKeys
 
 /// How far a search got: which chunks of its candidate range are done, the counts so far, and
 /// a match if one was found. It holds no phrase, only a hash of the search definition and, for

@@ -1,4 +1,5 @@
 import Glibc
+import VaultKeys
 
 /// The two threading pieces the search needs, on pthreads directly (Foundation's `Thread` and
 /// `NSLock` would bring all of Foundation into every process that links VaultKeys).

@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// One word of a recovered phrase that differs from what was remembered at its place.
 public struct RecoveryChange: Sendable, Equatable {
   /// The 1-based position in the recovered phrase.

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import VaultKeys
 
 /// A phrase as remembered: per word, a wordlist word, `?` for a word that cannot be read,
 /// `ab*` for a word known by its beginning, or a word in no list, taken as misspelt.

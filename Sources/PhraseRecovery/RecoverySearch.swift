@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// Every candidate phrase a damaged phrase may stand for under the damage models, numbered
 /// 0..<candidateCount in a fixed order, so that a range of numbers is a well-defined part of
 /// the search (a shard, a chunk, a checkpoint).

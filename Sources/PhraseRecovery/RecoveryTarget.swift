@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import VaultKeys
 
 /// An identity of the Freedom profile that a recovery target may be.
 public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// Desktop Freedom's `vault-meta.json`: the public addresses it keeps beside the encrypted
 /// vault so it can show them while locked. Only what recovery can match is read.
 public struct FreedomVaultMeta: Sendable {

@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// Why a damaged phrase cannot be searched. Messages quote at most the one word at fault, never
 /// the phrase.
 public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
