@@ -1,7 +1,13 @@
 import CryptoPrimitives
 import Dispatch
-import FoundationEssentials
+import Synchronization
 import VaultKeys
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The search engine: enumerates a `RecoverySearch` as word indices, tests each candidate's
 /// checksum on its entropy bits (one SHA-256) before anything else, derives the seeds of those
@@ -11,18 +17,18 @@ import VaultKeys
 /// The candidate range (or one shard of it) is cut into chunks that worker threads take in
 /// order; a worker keeps its candidates, sentences and counts in its own wiped scratch memory
 /// and touches shared state only to take a chunk and to report it done.
-public final class PhraseRecovery: Sendable {
+package final class PhraseRecovery: Sendable {
   /// How a search is run.
-  public struct Configuration: Sendable {
+  package struct Configuration: Sendable {
     /// Worker threads (at least 1).
-    public var threads: Int
+    package var threads: Int
     /// The 1-based shard to search and the number of shards (1/1: everything).
-    public var shardIndex: Int
-    public var shardCount: Int
+    package var shardIndex: Int
+    package var shardCount: Int
     /// Candidates per chunk: the unit of work, progress and checkpoints.
-    public var chunkSize: UInt64
+    package var chunkSize: UInt64
 
-    public init(
+    package init(
       threads: Int = ProcessInfo.processInfo.activeProcessorCount, shardIndex: Int = 1,
       shardCount: Int = 1, chunkSize: UInt64 = 1 << 13
     ) {
@@ -34,34 +40,34 @@ public final class PhraseRecovery: Sendable {
   }
 
   /// How a run ended.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// The phrase that matched a target.
-    public let found: RecoveredPhrase?
+    package let found: RecoveredPhrase?
     /// Without targets: the checksum-valid candidates, when there were at most the number asked.
-    public let candidates: [RecoveredPhrase]
+    package let candidates: [RecoveredPhrase]
     /// Whether the whole range (of the shard) was searched, or a match found.
-    public let isComplete: Bool
+    package let isComplete: Bool
     /// What is done, to resume from.
-    public let progress: RecoveryProgress
+    package let progress: RecoveryProgress
     /// Whether `found` is the match the checkpoint resumed from recorded (nothing was searched).
-    public let foundEarlier: Bool
+    package let foundEarlier: Bool
   }
 
-  public let search: RecoverySearch
-  public let targets: [RecoveryTarget]
-  public let configuration: Configuration
+  package let search: RecoverySearch
+  package let targets: [RecoveryTarget]
+  package let configuration: Configuration
   /// The candidate numbers this run searches (its shard).
-  public let range: Range<UInt64>
+  package let range: Range<UInt64>
   /// The number of chunks of `range`.
-  public let chunkCount: Int
+  package let chunkCount: Int
   /// SHA-256 of everything that defines the search; a checkpoint must carry the same.
-  public let searchHash: [UInt8]
+  package let searchHash: [UInt8]
   private let salt: SecureBytes
   private let sentenceWords: [[UInt8]]
 
   /// A search of `search` against `targets` (none: only count checksum-valid candidates) with
   /// the BIP-39 `passphrase`.
-  public init(
+  package init(
     search: RecoverySearch, targets: [RecoveryTarget],
     passphrase: SecureBytes = SecureBytes(count: 0) { _ in },
     configuration: Configuration = Configuration()
@@ -97,7 +103,7 @@ public final class PhraseRecovery: Sendable {
   /// Without targets, collects the checksum-valid candidates while there are at most `collect`.
   /// `onTick` is called about every `tick` seconds from the calling thread with the progress so
   /// far; returning false stops the search (the chunks under way are left undone).
-  public func run(
+  package func run(
     resumingFrom progress: RecoveryProgress? = nil, collect: Int = 0, tick: Double = 0.2,
     onTick: (RecoveryProgress) -> Bool = { _ in true }
   ) throws(RecoveryCheckpointError) -> Outcome {
@@ -137,7 +143,7 @@ public final class PhraseRecovery: Sendable {
 
   /// Checks that `progress` can be a checkpoint of this search: its hash, its chunks within
   /// the range, its counts within the candidates, its match a candidate of the search.
-  public func validate(_ progress: RecoveryProgress) throws(RecoveryCheckpointError) {
+  package func validate(_ progress: RecoveryProgress) throws(RecoveryCheckpointError) {
     guard progress.searchHash == searchHash else { throw .otherSearch }
     guard progress.doneBelow <= chunkCount else {
       throw .inconsistent(
@@ -226,7 +232,7 @@ public final class PhraseRecovery: Sendable {
 
   /// The phrase a checkpoint's match stands for, derived from the damaged phrase and checked
   /// against the targets again.
-  public func rederive(_ match: RecoveryProgress.Match) throws(RecoveryCheckpointError)
+  package func rederive(_ match: RecoveryProgress.Match) throws(RecoveryCheckpointError)
     -> RecoveredPhrase
   {
     let indices = try indices(of: match)
@@ -245,7 +251,7 @@ public final class PhraseRecovery: Sendable {
 
   /// The seconds one thread takes per checksum-valid candidate (seed and target derivation),
   /// measured on `samples` random phrases of the search's word count.
-  public func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
+  package func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
     -> Double
   {
     guard !targets.isEmpty else { return 0 }
@@ -515,98 +521,94 @@ struct Found: Sendable {
 
 /// The state the workers share, touched once per chunk (and once per batch to see whether to
 /// stop): which chunk comes next, which are done, the totals and a match.
-private final class Coordinator: @unchecked Sendable {
-  private let lock = WorkerLock()
-  private var progress: RecoveryProgress
-  private var done: Set<Int>
-  private var next: Int
+private final class Coordinator: Sendable {
+  private struct State {
+    var progress: RecoveryProgress
+    var done: Set<Int>
+    var next: Int
+    var found: Found?
+    var collected: [(part: Int, indices: [Int])] = []
+    var collectedTooMany = false
+  }
+
+  private let state: Mutex<State>
+  /// Read by every worker once per batch: a flag of its own, so that reading it takes no lock.
+  private let stopping = Atomic<Bool>(false)
   private let chunkCount: Int
-  private var stopping = false
-  private var found: Found?
   private let collectLimit: Int
-  private var collected: [(part: Int, indices: [Int])] = []
-  private var collectedTooMany = false
   private let started = DispatchTime.now().uptimeNanoseconds
   private let previousSeconds: Double
 
   init(progress: RecoveryProgress, chunkCount: Int, collect: Int) {
-    self.progress = progress
-    done = Set(progress.doneChunks)
-    next = progress.doneBelow
+    state = Mutex(
+      State(progress: progress, done: Set(progress.doneChunks), next: progress.doneBelow))
     self.chunkCount = chunkCount
     collectLimit = collect
     previousSeconds = progress.seconds
   }
 
   func take() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !stopping else { return nil }
-    while next < chunkCount, done.contains(next) { next += 1 }
-    guard next < chunkCount else { return nil }
-    next += 1
-    return next - 1
+    guard !isStopping else { return nil }
+    return state.withLock { state in
+      while state.next < chunkCount, state.done.contains(state.next) { state.next += 1 }
+      guard state.next < chunkCount else { return nil }
+      state.next += 1
+      return state.next - 1
+    }
   }
 
-  var isStopping: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopping
-  }
+  var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
-  func requestStop() {
-    lock.lock()
-    stopping = true
-    lock.unlock()
-  }
+  func requestStop() { stopping.store(true, ordering: .releasing) }
 
   func collect(part: Int, indices: [Int]) {
-    lock.lock()
-    defer { lock.unlock() }
-    if collected.count < collectLimit {
-      collected.append((part, indices))
-    } else {
-      collectedTooMany = true
+    state.withLock { state in
+      if state.collected.count < collectLimit {
+        state.collected.append((part, indices))
+      } else {
+        state.collectedTooMany = true
+      }
     }
   }
 
   func finish(chunk: Int, counts: Counts, found: Found?) {
-    lock.lock()
-    defer { lock.unlock() }
-    progress.candidates += counts.candidates
-    progress.checksumValid += counts.checksumValid
-    progress.checked += counts.checked
-    done.insert(chunk)
-    while done.contains(progress.doneBelow) {
-      done.remove(progress.doneBelow)
-      progress.doneBelow += 1
-    }
-    if let found, self.found == nil {
-      self.found = found
-      progress.match = found.record
-      stopping = true
+    state.withLock { state in
+      state.progress.candidates += counts.candidates
+      state.progress.checksumValid += counts.checksumValid
+      state.progress.checked += counts.checked
+      state.done.insert(chunk)
+      while state.done.contains(state.progress.doneBelow) {
+        state.done.remove(state.progress.doneBelow)
+        state.progress.doneBelow += 1
+      }
+      // The match is recorded in the same step that marks its chunk done, so no snapshot
+      // (no checkpoint) has the chunk done without the match.
+      if let found, state.found == nil {
+        state.found = found
+        state.progress.match = found.record
+        requestStop()
+      }
     }
   }
 
   func snapshot() -> RecoveryProgress {
-    lock.lock()
-    defer { lock.unlock() }
-    var snapshot = progress
-    snapshot.doneChunks = done.sorted()
-    snapshot.seconds =
-      previousSeconds + Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    return snapshot
+    state.withLock { state in
+      var snapshot = state.progress
+      snapshot.doneChunks = state.done.sorted()
+      snapshot.seconds =
+        previousSeconds + Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+      return snapshot
+    }
   }
 
   func outcome(_ recovered: (Int, [Int], String?) -> RecoveredPhrase) -> PhraseRecovery.Outcome {
     let snapshot = snapshot()
-    lock.lock()
-    defer { lock.unlock() }
+    let (found, collected) = state.withLock { state in
+      (state.found, state.collectedTooMany ? nil : state.collected)
+    }
     let complete = found != nil || snapshot.doneBelow >= chunkCount
     let candidates =
-      collectedTooMany
-      ? []
-      : collected.sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
+      (collected ?? []).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
         recovered($0.part, $0.indices, nil)
       }
     return PhraseRecovery.Outcome(

@@ -2,7 +2,7 @@ import VaultKeys
 
 /// Why a damaged phrase cannot be searched. Messages quote at most the one word at fault, never
 /// the phrase.
-public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The input holds no words.
   case empty
   /// The phrase bytes are not valid UTF-8.
@@ -28,7 +28,7 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A shard was not K/N with 1 ≤ K ≤ N.
   case invalidShard(index: Int, count: Int)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .empty:
       "the phrase is empty: write the words you remember, with ? for each unknown word"

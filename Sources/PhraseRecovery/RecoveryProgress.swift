@@ -1,45 +1,50 @@
 import CryptoPrimitives
-import FoundationEssentials
 import VaultKeys
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How far a search got: which chunks of its candidate range are done, the counts so far, and
 /// a match if one was found. It holds no phrase, only a hash of the search definition and, for
 /// a match, which words differ from the phrase as remembered, so it cannot resume a different
 /// search and alone does not give the phrase.
-public struct RecoveryProgress: Sendable, Equatable {
+package struct RecoveryProgress: Sendable, Equatable {
   /// A match, recorded as the part of the search that held it and the words that differ from
   /// the remembered ones there; the phrase is derived again from the damaged phrase.
-  public struct Match: Sendable, Equatable {
+  package struct Match: Sendable, Equatable {
     /// The index of the search part that held the match.
-    public let part: Int
+    package let part: Int
     /// The 1-based positions (in the recovered phrase) whose word is not the remembered one,
     /// increasing, each with its word's index in the wordlist.
-    public let changes: [Change]
+    package let changes: [Change]
 
     /// One word of a match that differs from the remembered one.
-    public struct Change: Sendable, Equatable {
-      public let position: Int
-      public let wordIndex: Int
+    package struct Change: Sendable, Equatable {
+      package let position: Int
+      package let wordIndex: Int
     }
   }
 
   /// SHA-256 of the search definition (phrase sets, damage models, passphrase, targets, shard,
   /// chunk size).
-  public let searchHash: [UInt8]
+  package let searchHash: [UInt8]
   /// Every chunk below this one is done.
-  public internal(set) var doneBelow: Int
+  package internal(set) var doneBelow: Int
   /// Chunks above `doneBelow` that are done, increasing.
-  public internal(set) var doneChunks: [Int]
+  package internal(set) var doneChunks: [Int]
   /// Candidates enumerated (checksum tested).
-  public internal(set) var candidates: UInt64
+  package internal(set) var candidates: UInt64
   /// Candidates that passed the checksum.
-  public internal(set) var checksumValid: UInt64
+  package internal(set) var checksumValid: UInt64
   /// Candidates whose seed was derived and compared with the targets.
-  public internal(set) var checked: UInt64
+  package internal(set) var checked: UInt64
   /// Time spent searching, over every run.
-  public internal(set) var seconds: Double
+  package internal(set) var seconds: Double
   /// The match found, recorded in the same step that marks its chunk done.
-  public internal(set) var match: Match?
+  package internal(set) var match: Match?
 
   init(searchHash: [UInt8]) {
     self.searchHash = searchHash
@@ -54,7 +59,7 @@ public struct RecoveryProgress: Sendable, Equatable {
   static let format = "freedom-keys recover checkpoint 1"
 
   /// The checkpoint as one JSON object.
-  public func jsonBytes() -> [UInt8] {
+  package func jsonBytes() -> [UInt8] {
     let seconds = (self.seconds * 1000).rounded() / 1000
     var text =
       "{\"format\": \"\(Self.format)\", \"search\": \"\(Hex.encode(searchHash))\", "
@@ -71,7 +76,7 @@ public struct RecoveryProgress: Sendable, Equatable {
 
   /// Reads a checkpoint written by `jsonBytes()`. Whether it fits a search is
   /// `PhraseRecovery.validate(_:)`'s to say.
-  public init(json: some ContiguousBytes) throws(RecoveryCheckpointError) {
+  package init(json: some ContiguousBytes) throws(RecoveryCheckpointError) {
     let parsed: Result<RecoveryProgress, RecoveryCheckpointError> = json.withUnsafeBytes { raw in
       do throws(RecoveryCheckpointError) {
         return .success(try Self.parse(raw))
@@ -170,7 +175,7 @@ public struct RecoveryProgress: Sendable, Equatable {
 }
 
 /// Why a checkpoint file cannot be used.
-public enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file is not a checkpoint this version wrote.
   case malformed(String)
   /// The checkpoint belongs to another search (other words, models, passphrase, targets or
@@ -182,7 +187,7 @@ public enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCon
   /// The match the checkpoint records is not one of this search's targets any more.
   case matchFailsTargets
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .malformed(let reason):
       "the checkpoint cannot be read: \(reason)"

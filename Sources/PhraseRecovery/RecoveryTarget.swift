@@ -2,7 +2,7 @@ import CryptoPrimitives
 import VaultKeys
 
 /// An identity of the Freedom profile that a recovery target may be.
-public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
+package enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   /// Wallet i, m/44'/60'/i'/0/0 (0 is the user wallet).
   case wallet(UInt32)
   /// The Swarm (bee) wallet, m/44'/60'/0'/0/1.
@@ -15,7 +15,7 @@ public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   case radicle
 
   /// The name reports give a match: `swarm.address`, `wallets[2].address`, `ipfs.peerId`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .wallet(0): "wallet.address"
     case .wallet(let index): "wallets[\(index)].address"
@@ -27,7 +27,7 @@ public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Where the identity's key is derived.
-  public var path: DerivationPath {
+  package var path: DerivationPath {
     switch self {
     case .wallet(let index): try! FreedomProfile.walletPath(index: index)
     case .swarm: FreedomProfile.swarmPath
@@ -53,12 +53,12 @@ public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A public fact of the identity a damaged phrase belongs to, compared as raw bytes.
-public struct RecoveryTarget: Sendable, Equatable {
+/// A package fact of the identity a damaged phrase belongs to, compared as raw bytes.
+package struct RecoveryTarget: Sendable, Equatable {
   enum Value: Sendable, Equatable {
     /// 20 address bytes.
     case address([UInt8])
-    /// A 32-byte Ed25519 public key.
+    /// A 32-byte Ed25519 package key.
     case ed25519([UInt8])
     /// 32 overlay bytes of the Swarm wallet on a network with a nonce.
     case overlay([UInt8], networkID: UInt64, nonce: [UInt8])
@@ -66,11 +66,11 @@ public struct RecoveryTarget: Sendable, Equatable {
 
   let value: Value
   /// The identities the target may be.
-  public let identities: [RecoveryIdentity]
+  package let identities: [RecoveryIdentity]
 
   /// An address that may be the user wallet, the Swarm wallet, wallet i or publisher key i for
   /// i < `accounts`.
-  public static func address(_ address: EthereumAddress, accounts: Int = 3) -> RecoveryTarget {
+  package static func address(_ address: EthereumAddress, accounts: Int = 3) -> RecoveryTarget {
     let count = UInt32(max(1, accounts))
     let identities: [RecoveryIdentity] =
       [.swarm] + (0..<count).map { .wallet($0) } + (0..<count).map { .publisher($0) }
@@ -79,24 +79,24 @@ public struct RecoveryTarget: Sendable, Equatable {
 
   /// The address of one identity (`.swarm` for a bee node's key, `.wallet(0)` for the user
   /// wallet).
-  public static func address(_ address: EthereumAddress, of identity: RecoveryIdentity)
+  package static func address(_ address: EthereumAddress, of identity: RecoveryIdentity)
     -> RecoveryTarget
   {
     RecoveryTarget(value: .address(address.rawRepresentation), identities: [identity])
   }
 
   /// The IPFS node's peer ID.
-  public static func peerID(_ peerID: Libp2pPeerID) -> RecoveryTarget {
+  package static func peerID(_ peerID: Libp2pPeerID) -> RecoveryTarget {
     RecoveryTarget(value: .ed25519(peerID.publicKey.rawRepresentation), identities: [.ipfs])
   }
 
   /// The Radicle node id or DID.
-  public static func radicle(_ identity: RadicleIdentity) -> RecoveryTarget {
+  package static func radicle(_ identity: RadicleIdentity) -> RecoveryTarget {
     RecoveryTarget(value: .ed25519(identity.publicKey.rawRepresentation), identities: [.radicle])
   }
 
   /// The Swarm overlay (32 bytes) on `networkID` with `nonce` (zero unless bee mined one).
-  public static func overlay(
+  package static func overlay(
     _ overlay: [UInt8], networkID: UInt64 = SwarmOverlay.mainnet,
     nonce: [UInt8] = [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
   ) -> RecoveryTarget {

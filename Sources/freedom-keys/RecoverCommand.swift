@@ -4,10 +4,13 @@ import FoundationEssentials
 import Glibc
 import NodeFiles
 import PhraseRecovery
+import Synchronization
 import VaultKeys
 
-/// Set by the SIGINT handler; read by the search loop, which then stops cleanly.
-nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+/// Set by the SIGINT handler; read by the search loop, which then stops cleanly. A lock-free
+/// atomic, so the handler only stores to it.
+private let interruptFlag = Atomic<Bool>(false)
+private var interruptRequested: Bool { interruptFlag.load(ordering: .relaxed) }
 
 /// `freedom-keys recover`: finds the missing, illegible, misspelt or swapped words of a phrase
 /// by deriving each candidate's identities and comparing them with what the user still has.
@@ -227,7 +230,10 @@ struct RecoverCommand: ParsableCommand {
       return
     }
 
-    signal(SIGINT) { _ in interruptRequested = 1 }
+    // Initialised here, not first in the handler (a lazy global's initialiser is not
+    // async-signal-safe).
+    _ = interruptRequested
+    signal(SIGINT) { _ in interruptFlag.store(true, ordering: .relaxed) }
     defer { signal(SIGINT, SIG_DFL) }
     // A parent may have blocked SIGINT (the mask is inherited); the threads started below
     // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
@@ -237,7 +243,7 @@ struct RecoverCommand: ParsableCommand {
     pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     let candidates = UInt64(recovery.range.count)
     let valid = try checksumValidCount(recovery)
-    guard interruptRequested == 0 else {
+    guard !interruptRequested else {
       throw CLIError.interrupted("interrupted while counting, before the search started")
     }
     announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
@@ -263,7 +269,7 @@ struct RecoverCommand: ParsableCommand {
           let line = Self.progressLine(progress, candidates: candidates, expected: expected)
           Output.standardError(onTerminal ? "\r\u{1B}[K" + line : "progress: " + line + "\n")
         }
-        return interruptRequested == 0
+        return !interruptRequested
       }
     } catch {
       throw Self.checkpointFailure(resumePath ?? "", error)
@@ -287,7 +293,7 @@ struct RecoverCommand: ParsableCommand {
     let counting = try PhraseRecovery(
       search: recovery.search, targets: [],
       configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
-    let outcome = try counting.run(collect: 0) { _ in interruptRequested == 0 }
+    let outcome = try counting.run(collect: 0) { _ in !interruptRequested }
     return (Double(outcome.progress.checksumValid), true)
   }
 
