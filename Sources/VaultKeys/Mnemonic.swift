@@ -30,7 +30,9 @@ public struct Mnemonic: Sendable {
     self.init(verifiedEntropy: entropy, language: language, expandedAbbreviations: [])
   }
 
-  package init(verifiedEntropy: SecureBytes, language: Wordlist.Language, expandedAbbreviations: [Int]) {
+  package init(
+    verifiedEntropy: SecureBytes, language: Wordlist.Language, expandedAbbreviations: [Int]
+  ) {
     self.entropy = verifiedEntropy
     self.language = language
     self.expandedAbbreviations = expandedAbbreviations

@@ -129,7 +129,8 @@ package enum JSONText {
 
   /// The value of the number `node` if it is written as a non-negative integer without fraction
   /// or exponent that fits in 64 bits.
-  package static func unsignedInteger(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> UInt64? {
+  package static func unsignedInteger(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> UInt64?
+  {
     guard case .number = node.kind else { return nil }
     var value: UInt64 = 0
     for k in node.range {
