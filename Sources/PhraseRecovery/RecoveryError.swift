@@ -27,6 +27,8 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
   case tooManyParts(Int)
   /// A shard was not K/N with 1 ≤ K ≤ N.
   case invalidShard(index: Int, count: Int)
+  /// A derivation path template does not read: why.
+  case invalidPathTemplate(String)
 
   package var description: String {
     switch self {
@@ -57,6 +59,8 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case .tooManyParts(let count):
       "the damage models combine into \(count) overlapping parts, more than can be searched "
         + "at once: use fewer of --missing, --swaps and --typos together"
+    case .invalidPathTemplate(let reason):
+      "the path template does not read: \(reason)"
     case .invalidShard(let index, let count):
       "shard \(index)/\(count) does not exist: --shard K/N needs 1 ≤ K ≤ N"
     }

@@ -21,7 +21,9 @@ struct RecoverCommand: ParsableCommand {
   static let address = Option.value(
     "address", "0x…", help: "Target: a wallet, Swarm or publisher address.")
   static let accounts = Option.value(
-    "accounts", "n", help: "--address tries wallets and publishers 0…N-1 (3).")
+    "accounts", "n", help: "--address tries accounts and publishers 0…N-1 (3).")
+  static let path = Option.value(
+    "path", "template", help: "--address tries these paths ({A-B}: a range).")
   static let peerID = Option.value(
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
@@ -65,7 +67,11 @@ struct RecoverCommand: ParsableCommand {
         --swaps and --typos widen the search; the word count must end at 12-24.
         Each candidate that passes the checksum is checked against the targets (at
         least one, else the checksum-valid candidates are only counted, and written
-        with --out when there are at most 100). Directory targets read only public
+        with --out when there are at most 100). --address tries the user wallet, the
+        Swarm wallet and, for i below --accounts N (3), Freedom's wallet
+        m/44'/60'/i'/0/0, MetaMask's account m/44'/60'/0'/0/i and publisher key i;
+        --path TEMPLATE tries exactly the paths it names instead, {A-B} a range:
+        "m/44'/60'/0'/0/{0-19}" (at most 1000 paths). Directory targets read only public
         data, no password: bee and antd keys/swarm.key's address, kubo's config
         Identity.PeerID, Radicle's keys/radicle.pub, Ant's identity.json (its key's
         address) and desktop Freedom's vault-meta.json (or identity/vault-meta.json).
@@ -85,7 +91,8 @@ struct RecoverCommand: ParsableCommand {
         """,
       options: [
         MnemonicOptions.mnemonicFile, MnemonicOptions.passphraseFile, MnemonicOptions.language,
-        missing, swaps, typos, address, accounts, peerID, did, overlay, networkID, overlayNonce,
+        missing, swaps, typos, address, accounts, path, peerID, did, overlay, networkID,
+        overlayNonce,
       ] + directoryOptions + [threads, shard, resume, out, progressInterval, json])
   }
 
@@ -114,11 +121,28 @@ struct RecoverCommand: ParsableCommand {
     if arguments.value(Self.accounts) != nil, arguments.value(Self.address) == nil {
       throw arguments.usage("--accounts <n> only applies with --address")
     }
+    var paths: [DerivationPath]?
+    if let text = arguments.value(Self.path) {
+      guard arguments.value(Self.address) != nil else {
+        throw arguments.usage("--path <template> only applies with --address")
+      }
+      guard arguments.value(Self.accounts) == nil else {
+        throw arguments.usage(
+          "--path <template> names the paths itself: give --accounts <n> or --path, not both")
+      }
+      do {
+        paths = try DerivationPathTemplate(text).paths
+      } catch {
+        throw arguments.usage("--path: \(error)")
+      }
+    }
 
     var targets: [RecoveryTarget] = []
     if let text = arguments.value(Self.address) {
       do {
-        targets.append(.address(try EthereumAddress(text), accounts: accountCount))
+        let address = try EthereumAddress(text)
+        targets.append(
+          paths.map { .address(address, paths: $0) } ?? .address(address, accounts: accountCount))
       } catch {
         throw arguments.usage("--address: \(error)")
       }

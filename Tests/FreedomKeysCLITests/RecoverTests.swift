@@ -421,6 +421,70 @@ struct RecoverTests {
     }
   }
 
+  /// The address of the key at `path`, from `derive --path`.
+  static func address(at path: String) throws -> String {
+    let run = try CLI.run(
+      ["derive", "--mnemonic-file", "-", "--json", "--path", path], stdin: truth)
+    #expect(run.status == 0)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    return try #require(object["address"] as? String)
+  }
+
+  @Test(arguments: [
+    // MetaMask's third account is found with the default --accounts 3.
+    ("m/44'/60'/0'/0/2", [], "metamask[2].address"),
+    // --accounts N covers both numberings: MetaMask's …/0'/0/i and Freedom's …/i'/0/0.
+    ("m/44'/60'/0'/0/7", ["--accounts", "10"], "metamask[7].address"),
+    ("m/44'/60'/3'/0/0", ["--accounts", "10"], "wallets[3].address"),
+    // --path: exactly the paths of the template.
+    ("m/44'/60'/0'/0/7", ["--path", "m/44'/60'/0'/0/{0-19}"], "m/44'/60'/0'/0/7"),
+    ("m/44'/60'/3'/0/0", ["--path", "m/44'/60'/{0-4}'/0/0"], "m/44'/60'/3'/0/0"),
+    ("m/44'/60'/2'/0/5", ["--path", "m/44'/60'/{0-2}h/0/{4-5}"], "m/44'/60'/2'/0/5"),
+  ])
+  func addressAtOtherAccountsAndPaths(path: String, options: [String], matched: String) throws {
+    let run = try recover(["--address", try Self.address(at: path)] + options)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("word 3 is 'thank' (was 'th*')\nmatched \(matched)\n"))
+  }
+
+  @Test func pathTemplateTriesOnlyItsPaths() throws {
+    // The Swarm wallet (m/44'/60'/0'/0/1) is outside m/44'/60'/0'/0/{2-9}.
+    let swarm = Self.field(try Self.identities(Self.truth), "swarm", "address")
+    let run = try recover(["--address", swarm, "--path", "m/44'/60'/0'/0/{2-9}"])
+    #expect(run.status == 4)
+    #expect(run.stdout.isEmpty)
+  }
+
+  @Test(arguments: [
+    (["--path", "m/44'/60'/0'/0/{0-3}"], "--path <template> only applies with --address"),
+    (
+      ["--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "m/1/{5-2}"],
+      "--path: the path template does not read: a range is {A-B} with whole numbers A ≤ B"
+    ),
+    (
+      ["--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "44'/60'"],
+      "--path: the path template does not read: it must begin with m/"
+    ),
+    (
+      ["--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "m/{0-99}/{0-99}"],
+      "--path: the path template does not read: it stands for more than 1000 paths"
+    ),
+    (
+      [
+        "--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "m/0/{0-1}",
+        "--accounts", "2",
+      ],
+      "--path <template> names the paths itself: give --accounts <n> or --path, not both"
+    ),
+  ])
+  func pathUsageErrorsComeBeforeAnyRead(options: [String], message: String) throws {
+    let run = try CLI.run(["recover", "--mnemonic-file", "/nonexistent/words.txt"] + options)
+    #expect(run.status == 2)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("freedom-keys: error: \(message)"), "\(run.stderr)")
+  }
+
   @Test func shardsSplitTheCount() throws {
     let phrase = Self.truth.replacingOccurrences(of: "yellow", with: "?")
     var total = 0
