@@ -193,7 +193,7 @@ package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCo
       "the checkpoint cannot be read: \(reason)"
     case .otherSearch:
       "the checkpoint belongs to a different search (other words, options, passphrase, "
-        + "targets or shard): give another --resume file, or the same options as before"
+        + "targets or shard)"
     case .inconsistent(let reason):
       "the checkpoint does not fit its search: \(reason)"
     case .matchFailsTargets:

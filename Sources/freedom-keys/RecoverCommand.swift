@@ -345,7 +345,9 @@ struct RecoverCommand: ParsableCommand {
         + " at \(Self.grouped(UInt64((parallel / perCandidate).rounded())))/s"
     }
     if let resumed {
-      line += "; resuming, \(Self.percent(resumed.candidates, of: candidates)) done"
+      line +=
+        "; resuming, \(Self.percent(resumed.candidates, of: candidates)) done "
+        + "(\(Self.grouped(resumed.candidates)) of \(Self.grouped(candidates)) candidates)"
     }
     Output.standardError(line + "\n")
   }
@@ -606,7 +608,7 @@ struct RecoverCommand: ParsableCommand {
   {
     switch error {
     case .otherSearch:
-      .failure("\(path): \(error)")
+      .failure("\(path): \(error): give another --resume file, or the same options as before")
     case .malformed, .inconsistent, .matchFailsTargets:
       .failure(
         "\(path): \(error); it was changed or damaged: delete it (or give another --resume "

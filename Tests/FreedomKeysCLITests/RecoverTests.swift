@@ -407,6 +407,22 @@ struct RecoverTests {
       #expect(!line.contains("\u{1B}"), "no terminal codes: \(line)")
     }
     #expect(!stderr.contains("legal"))
+    // The count searched, exactly, beside the percentage.
+    #expect(
+      stderr.contains(
+        " of 8,589,934,592 candidates): give --resume FILE to keep a checkpoint and continue later\n"
+      ))
+  }
+
+  @Test func aResumedSearchSaysExactlyHowMuchWasDone() throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    #expect(try recover(["--address", address, "--resume", checkpoint]).status == 4)
+    let again = try recover(["--address", address, "--resume", checkpoint])
+    #expect(again.status == 4)
+    #expect(again.stderr.contains("; resuming, 100.0% done (15 of 15 candidates)\n"))
+    #expect(again.stderr.contains("no candidate matched the targets: all 15 candidates"))
   }
 
   @Test func progressIntervalMustBeSeconds() throws {
