@@ -34,10 +34,15 @@ let package = Package(
         .embedInCode("Wordlists/czech.txt"),
         .embedInCode("Wordlists/portuguese.txt"),
       ]),
+    .target(name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .target(name: "NodeFiles", dependencies: ["VaultKeys", "CryptoPrimitives"]),
-    .executableTarget(name: "freedom-keys", dependencies: ["NodeFiles", "VaultKeys"]),
+    .executableTarget(
+      name: "freedom-keys", dependencies: ["NodeFiles", "VaultKeys", "PhraseRecovery"]),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
     .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .testTarget(
+      name: "PhraseRecoveryTests",
+      dependencies: ["PhraseRecovery", "VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),
     .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
     .testTarget(

@@ -158,19 +158,27 @@ private func onPath(_ name: String) -> String? {
 
 private func note(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
-/// Measures the comparison; nil (with the reason on stderr) when a tool or the binary is missing.
-/// The binary is `FREEDOM_KEYS_BINARY`, else the main package's release build
-/// (`swift build -c release` in the repository's root).
-func measureWholeProcess(rounds: Int = 7, runsPerRound: Int = 15) -> WholeProcessResult? {
+/// The freedom-keys binary the whole-process cases run: `FREEDOM_KEYS_BINARY`, else the main
+/// package's release build (`swift build -c release` in the repository's root); nil, with the
+/// reason on stderr, when there is none.
+func freedomKeysBinary() -> String? {
   let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
   let binary =
     ProcessInfo.processInfo.environment["FREEDOM_KEYS_BINARY"]
     ?? repository + "/.build/release/freedom-keys"
   guard FileManager.default.isExecutableFile(atPath: binary) else {
-    note("whole process: skipped, no binary at \(binary) (build the freedom-keys product)")
+    note("skipped: no freedom-keys binary at \(binary) (swift build -c release)")
     return nil
   }
+  return binary
+}
+
+/// Measures the comparison; nil (with the reason on stderr) when a tool or the binary is missing.
+/// The binary is `FREEDOM_KEYS_BINARY`, else the main package's release build
+/// (`swift build -c release` in the repository's root).
+func measureWholeProcess(rounds: Int = 7, runsPerRound: Int = 15) -> WholeProcessResult? {
+  guard let binary = freedomKeysBinary() else { return nil }
   guard let swiftc = onPath("swiftc"), let clang = onPath("clang") ?? onPath("cc") else {
     note("whole process: skipped, swiftc and clang (or cc) are needed to build the floor")
     return nil

@@ -7,7 +7,7 @@ extension Mnemonic {
   static let bitsPerWord = 11
 
   /// Calls `body` with each word index of `entropy`, first word first.
-  static func forEachWordIndex(of entropy: SecureBytes, _ body: (Int) -> Void) {
+  package static func forEachWordIndex(of entropy: SecureBytes, _ body: (Int) -> Void) {
     let checksum = checksumByte(of: entropy)
     entropy.withUnsafeBytes { bytes in
       let entropyBits = bytes.count * 8
@@ -26,7 +26,7 @@ extension Mnemonic {
 
   /// The entropy that `indices` (a valid word count of them) encode, or nil if the checksum
   /// bits they carry do not match.
-  static func entropy(fromWordIndices indices: [Int]) -> SecureBytes? {
+  package static func entropy(fromWordIndices indices: [Int]) -> SecureBytes? {
     let totalBits = indices.count * bitsPerWord
     let checksumBits = indices.count / 3
     let entropyBits = totalBits - checksumBits

@@ -65,7 +65,7 @@ extension Mnemonic {
   }
 
   /// The words of `phrase` in NFKD, as typed: split on Unicode whitespace, BOM dropped.
-  static func tokens(of phrase: String) -> [String] {
+  package static func tokens(of phrase: String) -> [String] {
     if NFKD.isASCII(phrase) {
       // ASCII is its own NFKD; its whitespace is space, tab, LF, VT, FF and CR.
       return phrase.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })

@@ -13,7 +13,7 @@ public struct Mnemonic: Sendable {
   /// The word counts BIP-39 defines (128, 160, 192, 224 and 256 bits of entropy).
   public static let validWordCounts = [12, 15, 18, 21, 24]
   /// PBKDF2 iterations and seed length fixed by BIP-39.
-  static let seedIterations = 2048
+  package static let seedIterations = 2048
   static let seedByteCount = 64
 
   /// The wordlist the phrase is written in.
@@ -34,7 +34,9 @@ public struct Mnemonic: Sendable {
     self.init(verifiedEntropy: entropy, language: language, expandedAbbreviations: [])
   }
 
-  init(verifiedEntropy: SecureBytes, language: Wordlist.Language, expandedAbbreviations: [Int]) {
+  package init(
+    verifiedEntropy: SecureBytes, language: Wordlist.Language, expandedAbbreviations: [Int]
+  ) {
     self.entropy = verifiedEntropy
     self.language = language
     self.expandedAbbreviations = expandedAbbreviations
@@ -98,7 +100,7 @@ public struct Mnemonic: Sendable {
   }
 
   /// NFKD of UTF-8 text in a new zeroizing buffer (ASCII is already NFKD and is passed through).
-  static func compatibilityDecomposed(_ text: SecureBytes) -> SecureBytes {
+  package static func compatibilityDecomposed(_ text: SecureBytes) -> SecureBytes {
     let ascii = text.withUnsafeBytes { $0.allSatisfy { $0 < 0x80 } }
     guard !ascii,
       let string = text.withUnsafeBytes({ String(validating: $0, as: UTF8.self) })

@@ -33,7 +33,7 @@ extension Wordlist {
 
   /// The index of the only word starting with `key`, if `key` has at least `minimumLength`
   /// characters. (Every English word is unique in its first four letters.)
-  func uniquePrefixIndex(forKey key: String, minimumLength: Int) -> Int? {
+  package func uniquePrefixIndex(forKey key: String, minimumLength: Int) -> Int? {
     guard key.count >= minimumLength else { return nil }
     var found: Int?
     for (index, word) in words.enumerated() where word.hasPrefix(key) {
@@ -44,7 +44,7 @@ extension Wordlist {
   }
 
   /// Optimal-string-alignment distance; anything above `limit` is reported as `limit + 1`.
-  static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+  package static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
     if abs(a.count - b.count) > limit { return limit + 1 }
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var previous2 = [Int](repeating: 0, count: b.count + 1)

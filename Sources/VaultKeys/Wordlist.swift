@@ -108,13 +108,13 @@ public struct Wordlist: Sendable {
   /// The form in which words are compared: NFKD, lowercased (and NFKD again, as lowercasing can
   /// compose). Words in NFKD are equal exactly when their bytes are, so Swift's
   /// canonical-equivalence `==` cannot blur two different words.
-  static func matchingKey(_ word: String) -> String {
+  package static func matchingKey(_ word: String) -> String {
     if NFKD.isASCII(word) { return word.lowercased() }
     return NFKD.normalize(NFKD.normalize(word).lowercased())
   }
 
   /// The index of a matching key (already normalised by `matchingKey`).
-  func index(forKey key: String) -> Int? {
+  package func index(forKey key: String) -> Int? {
     var low = 0
     var high = byteOrder.count
     while low < high {

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import FoundationEssentials
+import PhraseRecovery
 import VaultKeys
 
 /// `freedom-keys mnemonic check`: whether a mnemonic is valid, and if not, which word or count
@@ -15,8 +16,10 @@ struct MnemonicCheckCommand: ParsableCommand {
         Prints "valid — 24 words, english" and exits 0, or names what is wrong (a word
         in no wordlist with the nearest words, the word count, the checksum, mixed
         wordlists) and exits 1, ending with the 'freedom-keys recover' command that
-        finds the right words when a misspelt or missing word or a wrong checksum
-        is the problem. The phrase itself is never printed. --json prints {"valid",
+        finds the right words when a misspelt or missing word, a wrong checksum or
+        recover's own syntax (? and ab*) is the problem; a word recover cannot place
+        is to be written as ? first, as the line says. The phrase itself is never
+        printed. --json prints {"valid",
         "language", "words", "expandedAbbreviations", "error", "recover"};
         "language" is left out when it is unknown, "error" when the phrase is
         valid, "recover" when no recover command applies.
@@ -46,44 +49,96 @@ struct MnemonicCheckCommand: ParsableCommand {
         expandedAbbreviations: [], error: error)
     }
 
-    let repair = verdict.error.flatMap { recoverCommand(for: $0) }
+    let diagnosis = verdict.error.map { diagnose($0, phrase: phrase) }
+    let repair = diagnosis?.repair
     if printsJSON {
-      var json = verdict.json
+      var json = verdict.json(error: diagnosis?.message)
       if let repair { json.append("recover", .string(repair)) }
       Output.standardOutput(JSONValue.object(json).rendered() + "\n")
     } else if verdict.error == nil {
       Output.standardOutput(verdict.text)
     }
-    if let error = verdict.error {
-      throw CLIError.failure(error.description + (repair.map { "; to repair it: " + $0 } ?? ""))
+    if let diagnosis {
+      throw CLIError.failure(
+        diagnosis.message + (repair.map { "; to repair it: " + $0 } ?? ""))
     }
   }
 
-  /// The `recover` command that searches for the fix of `error`, when one applies: a misspelt
-  /// word is searched as it is, a short phrase with --missing, a checksum mismatch with one
-  /// wrong or two exchanged words.
-  func recoverCommand(for error: MnemonicError) -> String? {
-    let options: String
+  /// What to say of `error`, and the `recover` command that searches for the fix when one
+  /// applies: a misspelt word is searched as it is, a short phrase with --missing, a checksum
+  /// mismatch with one wrong or two exchanged words, a phrase in recover's own syntax (`?`,
+  /// `ab*`) as it is. A command is suggested only if recover accepts the phrase with it; a word
+  /// recover can place nowhere is to be written as `?` first.
+  func diagnose(_ error: MnemonicError, phrase: SecureBytes) -> (message: String, repair: String?) {
+    var message = error.description
+    var missing = 0
+    var damage = ""
+    let damaged = try? DamagedPhrase(
+      phrase: phrase, language: input.language, unplaceableAsUnknown: true)
     switch error {
     case .unknownWord:
-      options = ""
+      break
     case .invalidWordCount(let count):
-      // One word short of any count, or two of the 12 and 24 words Freedom creates; a phrase
-      // with words too many is not a damage recover searches.
-      guard let target = Mnemonic.validWordCounts.first(where: { $0 >= count }),
-        target - count == 1 || (target - count == 2 && (target == 12 || target == 24))
-      else { return nil }
-      options = " --missing \(target - count)"
+      guard let words = Self.missingWords(count) else { return (message, nil) }
+      missing = words
     case .checksumMismatch:
-      options = " --typos 1 --swaps"
+      damage = " --typos 1 --swaps"
+    case .unexpectedCharacter(let position, _):
+      guard let damaged, damaged.words.contains(where: Self.isRecoverSyntax) else {
+        return (message, nil)
+      }
+      message =
+        "word \(position) is written as recover writes a damaged word (? for a word that "
+        + "cannot be read, ab* for a word known by its beginning), which mnemonic check does "
+        + "not read"
+      if !Mnemonic.validWordCounts.contains(damaged.words.count) {
+        guard let words = Self.missingWords(damaged.words.count) else { return (message, nil) }
+        missing = words
+      }
     default:
-      return nil
+      return (message, nil)
     }
+    guard let damaged,
+      (try? RecoverySearch(
+        phrase: damaged, missingWords: missing, allowsSwap: !damage.isEmpty,
+        typos: damage.isEmpty ? 0 : 1)) != nil
+    else { return (message, nil) }
     let file = input.mnemonicPath.flatMap { $0 == "-" ? nil : $0 } ?? "FILE"
     let language = input.language.map { " --language \($0.rawValue)" } ?? ""
-    return "freedom-keys recover --mnemonic-file \(Self.shellWord(file))\(language)\(options) "
+    let options = (missing > 0 ? " --missing \(missing)" : "") + damage
+    var command =
+      "freedom-keys recover --mnemonic-file \(Self.shellWord(file))\(language)\(options) "
       + "--bee-dir DIR (or another target: --address, --peer-id, --kubo-repo, --radicle-home, "
       + "--ant-dir, --freedom-dir)"
+    if !damaged.unplaceable.isEmpty {
+      let positions = damaged.unplaceable.map(String.init)
+      let which =
+        positions.count == 1
+        ? "word \(positions[0])"
+        : "words \(positions.dropLast().joined(separator: ", ")) and \(positions.last!)"
+      command =
+        "write ? for \(which) in \(Self.shellWord(file)) (no word is within two letters of "
+        + "\(positions.count == 1 ? "it" : "them")), then run \(command)"
+    }
+    return (message, command)
+  }
+
+  /// Whether a word was written as `?` or `ab*`.
+  private static func isRecoverSyntax(_ word: DamagedPhrase.Word) -> Bool {
+    switch word {
+    case .unknown, .prefix: true
+    case .known, .misspelt: false
+    }
+  }
+
+  /// The words to give as --missing for a phrase of `count` words: one short of any count, or
+  /// two of the 12 and 24 words Freedom creates; a phrase with words too many is not a damage
+  /// recover searches.
+  private static func missingWords(_ count: Int) -> Int? {
+    guard let target = Mnemonic.validWordCounts.first(where: { $0 >= count }),
+      target - count == 1 || (target - count == 2 && (target == 12 || target == 24))
+    else { return nil }
+    return target - count
   }
 
   /// `path` as one shell word: quoted when it holds anything but safe characters.
@@ -108,13 +163,14 @@ struct MnemonicCheckCommand: ParsableCommand {
     let expandedAbbreviations: [Int]
     let error: MnemonicError?
 
-    var json: JSONObject {
+    /// The verdict with `error` as the diagnosis's wording.
+    func json(error message: String?) -> JSONObject {
       var object: JSONObject = ["valid": .bool(error == nil)]
       if let language { object.append("language", .string(language.rawValue)) }
       object.append("words", .number(UInt64(words)))
       object.append(
         "expandedAbbreviations", .array(expandedAbbreviations.map { .number(UInt64($0)) }))
-      if let error { object.append("error", .string(error.description)) }
+      if let message { object.append("error", .string(message)) }
       return object
     }
 

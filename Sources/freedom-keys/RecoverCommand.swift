@@ -3,10 +3,14 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import NodeFiles
+import PhraseRecovery
+import Synchronization
 import VaultKeys
 
-/// Set by the SIGINT handler; read by the search loop, which then stops cleanly.
-nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+/// Set by the SIGINT handler; read by the search loop, which then stops cleanly. A lock-free
+/// atomic, so the handler only stores to it.
+private let interruptFlag = Atomic<Bool>(false)
+private var interruptRequested: Bool { interruptFlag.load(ordering: .relaxed) }
 
 /// `freedom-keys recover`: finds the missing, illegible, misspelt or swapped words of a phrase
 /// by deriving each candidate's identities and comparing them with what the user still has.
@@ -17,7 +21,9 @@ struct RecoverCommand: ParsableCommand {
   static let address = Option.value(
     "address", "0x…", help: "Target: a wallet, Swarm or publisher address.")
   static let accounts = Option.value(
-    "accounts", "n", help: "--address tries wallets and publishers 0…N-1 (3).")
+    "accounts", "n", help: "--address tries accounts and publishers 0…N-1 (3).")
+  static let path = Option.value(
+    "path", "template", help: "--address tries these paths ({A-B}: a range).")
   static let peerID = Option.value(
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
@@ -43,6 +49,8 @@ struct RecoverCommand: ParsableCommand {
     "resume", "path", help: "Keep a checkpoint in <path> and continue from it.")
   static let out = Option.value(
     "out", "path", help: "Write the corrected phrase to a new file (0600).")
+  static let progressInterval = Option.value(
+    "progress-interval", "s", help: "Seconds between progress lines (default 30).")
   static let json = Option.flag("json", help: "Print the result as JSON.")
 
   static let directoryOptions = [beeDir, antdDir, kuboRepo, radicleHome, antDir, freedomDir]
@@ -59,24 +67,33 @@ struct RecoverCommand: ParsableCommand {
         --swaps and --typos widen the search; the word count must end at 12-24.
         Each candidate that passes the checksum is checked against the targets (at
         least one, else the checksum-valid candidates are only counted, and written
-        with --out when there are at most 100). Directory targets read only public
+        with --out when there are at most 100). --address tries the user wallet, the
+        Swarm wallet and, for i below --accounts N (3), Freedom's wallet
+        m/44'/60'/i'/0/0, MetaMask's account m/44'/60'/0'/0/i and publisher key i;
+        --path TEMPLATE tries exactly the paths it names instead, {A-B} a range:
+        "m/44'/60'/0'/0/{0-19}" (at most 1000 paths). Directory targets read only public
         data, no password: bee and antd keys/swarm.key's address, kubo's config
         Identity.PeerID, Radicle's keys/radicle.pub, Ant's identity.json (its key's
         address) and desktop Freedom's vault-meta.json (or identity/vault-meta.json).
         Prints which words changed and which target matched, never the phrase;
         --out writes the whole corrected phrase to a new file (mode 0600). Before
         starting it says how many candidates there are and how long they take at
-        the rate measured here; on a terminal a progress line follows on stderr.
-        Ctrl-C stops cleanly; with --resume the next run continues (the checkpoint
-        holds only progress and a hash of the search, never a word). --shard K/N
+        the rate measured here; progress follows on stderr, every second on a
+        terminal, else a line every 30 s (--progress-interval). --out is checked
+        before the search: its directory must exist and be writable, the file must
+        not. Ctrl-C stops cleanly; with --resume the next run continues (the
+        checkpoint holds progress, a hash of the search and, once found, which
+        words changed, never the phrase); rerun after a match, it says "found
+        earlier" and can write --out without searching. --shard K/N
         searches the K-th of N disjoint parts, one per machine or job. Exit status:
         0 found (or counted), 4 searched everything without a match, 1 errors,
         2 usage errors, 130 interrupted.
         """,
       options: [
         MnemonicOptions.mnemonicFile, MnemonicOptions.passphraseFile, MnemonicOptions.language,
-        missing, swaps, typos, address, accounts, peerID, did, overlay, networkID, overlayNonce,
-      ] + directoryOptions + [threads, shard, resume, out, json])
+        missing, swaps, typos, address, accounts, path, peerID, did, overlay, networkID,
+        overlayNonce,
+      ] + directoryOptions + [threads, shard, resume, out, progressInterval, json])
   }
 
   let input: MnemonicOptions
@@ -91,6 +108,8 @@ struct RecoverCommand: ParsableCommand {
   let shardCount: Int
   let resumePath: String?
   let outputPath: String?
+  /// Seconds between progress lines; nil: 1 on a terminal, else 30.
+  let progressSeconds: Double?
   let printsJSON: Bool
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
@@ -102,11 +121,28 @@ struct RecoverCommand: ParsableCommand {
     if arguments.value(Self.accounts) != nil, arguments.value(Self.address) == nil {
       throw arguments.usage("--accounts <n> only applies with --address")
     }
+    var paths: [DerivationPath]?
+    if let text = arguments.value(Self.path) {
+      guard arguments.value(Self.address) != nil else {
+        throw arguments.usage("--path <template> only applies with --address")
+      }
+      guard arguments.value(Self.accounts) == nil else {
+        throw arguments.usage(
+          "--path <template> names the paths itself: give --accounts <n> or --path, not both")
+      }
+      do {
+        paths = try DerivationPathTemplate(text).paths
+      } catch {
+        throw arguments.usage("--path: \(error)")
+      }
+    }
 
     var targets: [RecoveryTarget] = []
     if let text = arguments.value(Self.address) {
       do {
-        targets.append(.address(try EthereumAddress(text), accounts: accountCount))
+        let address = try EthereumAddress(text)
+        targets.append(
+          paths.map { .address(address, paths: $0) } ?? .address(address, accounts: accountCount))
       } catch {
         throw arguments.usage("--address: \(error)")
       }
@@ -169,6 +205,16 @@ struct RecoverCommand: ParsableCommand {
     if resumePath == "" || outputPath == "" {
       throw arguments.usage("--resume and --out need a path")
     }
+    if let text = arguments.value(Self.progressInterval) {
+      guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+        throw arguments.usage(
+          "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
+            + "as in --progress-interval 30")
+      }
+      progressSeconds = seconds
+    } else {
+      progressSeconds = nil
+    }
     printsJSON = arguments.flag(Self.json)
   }
 
@@ -180,10 +226,7 @@ struct RecoverCommand: ParsableCommand {
     for (option, path) in directories {
       targets += try Self.targets(from: path, option: option)
     }
-    if let outputPath, FileManager.default.fileExists(atPath: outputPath) {
-      throw CLIError.failure(
-        "\(outputPath) already exists; refusing to overwrite it — choose another path")
-    }
+    if let outputPath { try Self.checkOutput(outputPath) }
     let phrase = try input.readPhrase()
     let passphrase = try input.readPassphrase()
     let recovery: PhraseRecovery
@@ -196,8 +239,25 @@ struct RecoverCommand: ParsableCommand {
         configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
     }
     let resumed = try resumePath.flatMap { try Self.readCheckpoint($0, for: recovery) }
+    if let resumePath, let resumed, resumed.match != nil {
+      // The search found its match before: derive it again, check it, and say so.
+      let outcome: PhraseRecovery.Outcome
+      do {
+        outcome = try recovery.run(resumingFrom: resumed)
+      } catch {
+        throw Self.checkpointFailure(resumePath, error)
+      }
+      Output.standardError(
+        "found earlier: \(resumePath) records this search's match, derived again from the "
+          + "phrase and checked against the targets; nothing was searched\n")
+      try report(outcome, recovery: recovery, candidates: UInt64(recovery.range.count))
+      return
+    }
 
-    signal(SIGINT) { _ in interruptRequested = 1 }
+    // Initialised here, not first in the handler (a lazy global's initialiser is not
+    // async-signal-safe).
+    _ = interruptRequested
+    signal(SIGINT) { _ in interruptFlag.store(true, ordering: .relaxed) }
     defer { signal(SIGINT, SIG_DFL) }
     // A parent may have blocked SIGINT (the mask is inherited); the threads started below
     // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
@@ -207,28 +267,38 @@ struct RecoverCommand: ParsableCommand {
     pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     let candidates = UInt64(recovery.range.count)
     let valid = try checksumValidCount(recovery)
-    guard interruptRequested == 0 else {
+    guard !interruptRequested else {
       throw CLIError.interrupted("interrupted while counting, before the search started")
     }
     announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
-    let showsProgress = isatty(STDERR_FILENO) == 1
+    // On a terminal one line is redrawn every second; elsewhere (nohup, a batch job's log) a
+    // line is appended every 30 s, so the log shows the search is alive and how far it got.
+    let onTerminal = isatty(STDERR_FILENO) == 1
+    let interval = progressSeconds ?? (onTerminal ? 1 : 30)
     var lastCheckpoint = DispatchTime.now().uptimeNanoseconds
-    var lastLine = 0.0
+    var lastLine = lastCheckpoint
     let expected = valid.value
-    let outcome = try recovery.run(resumingFrom: resumed, collect: 100) { progress in
-      let now = DispatchTime.now().uptimeNanoseconds
-      if let resumePath, now - lastCheckpoint > 5_000_000_000 {
-        lastCheckpoint = now
-        try? Self.writeCheckpoint(progress, to: resumePath)
+    let outcome: PhraseRecovery.Outcome
+    do {
+      outcome = try recovery.run(
+        resumingFrom: resumed, collect: 100, tick: min(0.2, interval)
+      ) { progress in
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let resumePath, now - lastCheckpoint > 5_000_000_000 {
+          lastCheckpoint = now
+          try? Self.writeCheckpoint(progress, to: resumePath)
+        }
+        if Double(now - lastLine) / 1e9 >= interval {
+          lastLine = now
+          let line = Self.progressLine(progress, candidates: candidates, expected: expected)
+          Output.standardError(onTerminal ? "\r\u{1B}[K" + line : "progress: " + line + "\n")
+        }
+        return !interruptRequested
       }
-      if showsProgress, progress.seconds - lastLine >= 1 {
-        lastLine = progress.seconds
-        Output.standardError(
-          "\r\u{1B}[K" + Self.progressLine(progress, candidates: candidates, expected: expected))
-      }
-      return interruptRequested == 0
+    } catch {
+      throw Self.checkpointFailure(resumePath ?? "", error)
     }
-    if showsProgress { Output.standardError("\r\u{1B}[K") }
+    if onTerminal { Output.standardError("\r\u{1B}[K") }
     if let resumePath {
       try Self.writeCheckpoint(outcome.progress, to: resumePath)
     }
@@ -247,7 +317,7 @@ struct RecoverCommand: ParsableCommand {
     let counting = try PhraseRecovery(
       search: recovery.search, targets: [],
       configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
-    let outcome = try counting.run(collect: 0) { _ in interruptRequested == 0 }
+    let outcome = try counting.run(collect: 0) { _ in !interruptRequested }
     return (Double(outcome.progress.checksumValid), true)
   }
 
@@ -275,7 +345,9 @@ struct RecoverCommand: ParsableCommand {
         + " at \(Self.grouped(UInt64((parallel / perCandidate).rounded())))/s"
     }
     if let resumed {
-      line += "; resuming, \(Self.percent(resumed.candidates, of: candidates)) done"
+      line +=
+        "; resuming, \(Self.percent(resumed.candidates, of: candidates)) done "
+        + "(\(Self.grouped(resumed.candidates)) of \(Self.grouped(candidates)) candidates)"
     }
     Output.standardError(line + "\n")
   }
@@ -285,7 +357,9 @@ struct RecoverCommand: ParsableCommand {
   ) throws {
     let progress = outcome.progress
     if !outcome.isComplete {
-      let done = Self.percent(progress.candidates, of: candidates)
+      let done =
+        "\(Self.percent(progress.candidates, of: candidates)) (\(Self.grouped(progress.candidates)) "
+        + "of \(Self.grouped(candidates)) candidates)"
       let how =
         resumePath.map { "run the same command again to continue from \($0)" }
         ?? "give --resume FILE to keep a checkpoint and continue later"
@@ -300,6 +374,7 @@ struct RecoverCommand: ParsableCommand {
     }
     if printsJSON {
       var object: JSONObject = ["found": .bool(outcome.found != nil)]
+      if outcome.foundEarlier { object.append("foundEarlier", .bool(true)) }
       object.append(
         "changes",
         .array(
@@ -316,11 +391,17 @@ struct RecoverCommand: ParsableCommand {
       object.append("seconds", .tenths(progress.seconds))
       Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     } else if let found = outcome.found {
-      Output.standardOutput(Self.describe(found, outputPath: outputPath))
+      Output.standardOutput(
+        (outcome.foundEarlier ? "found earlier\n" : "")
+          + Self.describe(found, outputPath: outputPath))
     }
     if outcome.found == nil {
+      let searched =
+        progress.candidates == candidates
+        ? "all \(Self.grouped(candidates)) candidates"
+        : "\(Self.grouped(progress.candidates)) of \(Self.grouped(candidates)) candidates"
       throw CLIError.notFound(
-        "no candidate matched the targets: all \(Self.grouped(candidates)) candidates "
+        "no candidate matched the targets: \(searched) "
           + "(\(Self.grouped(progress.checksumValid)) checksum-valid) were searched; widen the "
           + "search (--typos, --swaps, --missing, more ? words) or check the targets")
     }
@@ -393,7 +474,38 @@ struct RecoverCommand: ParsableCommand {
     let rate = progress.seconds > 0 ? Double(progress.checked) / progress.seconds : 0
     let remaining = max(0, expected - Double(progress.checksumValid))
     let eta = rate > 0 ? "ETA \(duration(remaining / rate))" : "ETA …"
-    return "\(percent(progress.candidates, of: candidates)) · \(grouped(UInt64(rate)))/s · \(eta)"
+    return
+      "\(percent(progress.candidates, of: candidates)) (\(grouped(progress.candidates)) of "
+      + "\(grouped(candidates)) candidates) · \(grouped(UInt64(rate)))/s · \(eta)"
+  }
+
+  /// Refuses an --out path before the search, so that a phrase found is never lost to it: the
+  /// file must not exist (not even as a dangling symbolic link), its directory must.
+  static func checkOutput(_ path: String) throws {
+    var status = stat()
+    if lstat(path, &status) == 0 {
+      if status.st_mode & S_IFMT == S_IFLNK {
+        throw CLIError.failure(
+          "\(path) is a symbolic link; refusing to write through it — choose another path")
+      }
+      throw CLIError.failure(
+        "\(path) already exists; refusing to overwrite it — choose another path")
+    }
+    let directory =
+      switch path.lastIndex(of: "/") {
+      case nil: "."
+      case path.startIndex: "/"
+      case let slash?: String(path[..<slash])
+      }
+    guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+      throw CLIError.failure(
+        "\(directory) is not a directory, so --out cannot write \(path): create it first or "
+          + "choose another path")
+    }
+    guard access(directory, W_OK | X_OK) == 0 else {
+      throw CLIError.failure(
+        "\(directory) is not writable, so --out cannot write \(path): choose another directory")
+    }
   }
 
   // MARK: - Files
@@ -481,16 +593,27 @@ struct RecoverCommand: ParsableCommand {
     -> RecoveryProgress?
   {
     guard let bytes = try ExportFiles.read(path) else { return nil }
-    let progress: RecoveryProgress
     do {
-      progress = try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
+      let progress = try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
+      try recovery.validate(progress)
+      return progress
     } catch {
-      throw CLIError.failure("\(path): \(error)")
+      throw checkpointFailure(path, error)
     }
-    guard progress.searchHash == recovery.searchHash else {
-      throw CLIError.failure("\(path): \(RecoveryCheckpointError.otherSearch)")
+  }
+
+  /// The one line for a checkpoint that cannot be used.
+  private static func checkpointFailure(_ path: String, _ error: RecoveryCheckpointError)
+    -> CLIError
+  {
+    switch error {
+    case .otherSearch:
+      .failure("\(path): \(error): give another --resume file, or the same options as before")
+    case .malformed, .inconsistent, .matchFailsTargets:
+      .failure(
+        "\(path): \(error); it was changed or damaged: delete it (or give another --resume "
+          + "file) to search from the start")
     }
-    return progress
   }
 
   private static func writeCheckpoint(_ progress: RecoveryProgress, to path: String) throws {

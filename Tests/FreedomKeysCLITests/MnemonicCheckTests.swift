@@ -121,7 +121,8 @@ struct MnemonicCheckTests {
         }
 
         """)
-    #expect(run.stderr == "freedom-keys: error: \(message)\(Self.repairSuffix(""))\n")
+    let repair = message.contains("; to repair it: ") ? "" : Self.repairSuffix("")
+    #expect(run.stderr == "freedom-keys: error: \(message)\(repair)\n")
     BadInputTests.expectNoEcho(of: Self.phrase, in: run.stdout + run.stderr)
   }
 
@@ -150,7 +151,10 @@ struct MnemonicCheckTests {
     ),
     (
       "legal winner thank year wave sausage worth useful legal winner thank qqqqqq",
-      "word 12 ('qqqqqq') is not in the english wordlist"
+      // recover places 'qqqqqq' nowhere, so the command it suggests first writes ? for it.
+      "word 12 ('qqqqqq') is not in the english wordlist; to repair it: write ? for word 12 in "
+        + "FILE (no word is within two letters of it), then run"
+        + Self.repairSuffix("").dropFirst("; to repair it:".count)
     ),
     // A transposition is one edit.
     (
@@ -162,7 +166,8 @@ struct MnemonicCheckTests {
     let run = try check(phrase)
     #expect(run.status == 1)
     #expect(run.stdout == "")
-    #expect(run.stderr == "freedom-keys: error: \(message)\(Self.repairSuffix(""))\n")
+    let repair = message.contains("; to repair it: ") ? "" : Self.repairSuffix("")
+    #expect(run.stderr == "freedom-keys: error: \(message)\(repair)\n")
   }
 
   @Test func forcedLanguage() throws {
@@ -293,5 +298,52 @@ struct MnemonicCheckTests {
         freedom-keys: error: missing subcommand (see 'freedom-keys mnemonic --help')
 
         """)
+  }
+
+  /// The damaged phrases of recover's syntax, misspelt beyond recover's reach, or misspelt
+  /// within it, and what `check` must say of each.
+  @Test(arguments: [
+    (
+      11, "?",
+      "word 11 is written as recover writes a damaged word (? for a word that cannot be read"
+    ),
+    (
+      3, "th*",
+      "word 3 is written as recover writes a damaged word (? for a word that cannot be read"
+    ),
+    (12, "kwolutee", "word 12 ('kwolutee') is not in the english wordlist"),
+    (12, "yelow", "word 12 ('yelow') is not in the english wordlist"),
+  ])
+  func suggestedRecoverCommandRuns(position: Int, written: String, message: String) throws {
+    let directory = try TemporaryDirectory()
+    let truth = Self.phrase.split(separator: " ").map(String.init)
+    let words = try directory.file("words.txt", truth.joined(separator: " ") + "\n")
+    let bee = directory.url.appendingPathComponent("bee").path
+    #expect(
+      try CLI.run(["export", "bee", "--data-dir", bee, "--mnemonic-file", words]).status == 0)
+    var damaged = truth
+    damaged[position - 1] = written
+    try damaged.joined(separator: " ").write(toFile: words, atomically: false, encoding: .utf8)
+
+    let check = try CLI.run(["mnemonic", "check", "--mnemonic-file", words])
+    #expect(check.status == 1)
+    #expect(check.stderr.hasPrefix("freedom-keys: error: \(message)"), "\(check.stderr)")
+    #expect(check.stderr.split(separator: "\n").count == 1)
+    var repair = try #require(
+      check.stderr.components(separatedBy: "; to repair it: ").dropFirst().first)
+    // A word recover can place nowhere is to be written as ? first, as the line says.
+    let edit =
+      "write ? for word \(position) in \(words) (no word is within two letters of it), then run "
+    if repair.hasPrefix(edit) {
+      repair.removeFirst(edit.count)
+      damaged[position - 1] = "?"
+      try damaged.joined(separator: " ").write(toFile: words, atomically: false, encoding: .utf8)
+    }
+    let command = try #require(repair.components(separatedBy: " --bee-dir DIR (or another").first)
+    let arguments = command.split(separator: " ").map(String.init)
+    #expect(arguments.first == "freedom-keys")
+    let run = try CLI.run(Array(arguments.dropFirst()) + ["--bee-dir", bee, "--threads", "2"])
+    #expect(run.status == 0, "\(command): \(run.stderr)")
+    #expect(run.stdout.contains("matched swarm.address\n"))
   }
 }

@@ -221,6 +221,101 @@ struct RecoverTests {
     #expect(changed.stderr.contains("the checkpoint belongs to a different search"))
   }
 
+  @Test func outIsCheckedBeforeTheSearch() throws {
+    let directory = try TemporaryDirectory()
+    let did = Self.field(try Self.identities(Self.truth), "radicle", "did")
+    let dangling = directory.url.appendingPathComponent("dangling").path
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere")
+    let existing = try directory.file("existing.txt", "kept\n")
+    let noDirectory = directory.url.appendingPathComponent("absent/fixed.txt").path
+    for (out, message) in [
+      (dangling, "\(dangling) is a symbolic link; refusing to write through it"),
+      (existing, "\(existing) already exists; refusing to overwrite it"),
+      (noDirectory, "\(directory.url.appendingPathComponent("absent").path) is not a directory"),
+    ] {
+      let run = try recover(["--did", did, "--out", out])
+      #expect(run.status == 1, "\(out)")
+      #expect(run.stdout.isEmpty, "\(out)")
+      #expect(run.stderr.hasPrefix("freedom-keys: error: \(message)"), "\(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "no search: \(run.stderr)")
+    }
+    #expect(try String(contentsOfFile: existing, encoding: .utf8) == "kept\n")
+    #expect(
+      !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("nowhere").path))
+  }
+
+  @Test func aMatchIsKeptInTheCheckpointAndFoundAgain() throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.truth), "swarm", "address")
+    let first = try recover(["--address", address, "--resume", checkpoint])
+    #expect(first.status == 0)
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    // Which word changed (word 3, index 1790 of the English list), never a word of the phrase.
+    #expect(saved.contains("\"found\": {\"part\": 0, \"changes\": [[3, 1790]]}"))
+    for word in Set(Self.truth.split(separator: " ")) { #expect(!saved.contains(word)) }
+
+    let again = try recover(["--address", address, "--resume", checkpoint])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      again.stdout == """
+        found earlier
+        word 3 is 'thank' (was 'th*')
+        matched swarm.address
+        give --out FILE to write the whole corrected phrase to a new file
+
+        """)
+    #expect(again.stderr.contains("found earlier: \(checkpoint) records this search's match"))
+    #expect(!again.stderr.contains("searching"))
+
+    let out = directory.url.appendingPathComponent("fixed.txt").path
+    let written = try recover([
+      "--address", address, "--resume", checkpoint, "--out", out, "--json",
+    ])
+    #expect(written.status == 0)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(written.stdout.utf8)) as? [String: Any])
+    #expect(object["found"] as? Bool == true)
+    #expect(object["foundEarlier"] as? Bool == true)
+    #expect(object["matched"] as? String == "swarm.address")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.truth + "\n")
+  }
+
+  @Test(arguments: [
+    // All searched without searching (exit 4 on 5001ebb).
+    "\"doneBelow\": 18446744073709551615, \"doneChunks\": [], \"candidates\": 0",
+    "\"doneBelow\": 1, \"doneChunks\": [], \"candidates\": 0",
+    "\"doneBelow\": 0, \"doneChunks\": [1, 1], \"candidates\": 0",
+    // Interrupted on every run (exit 130 on 5001ebb).
+    "\"doneBelow\": 0, \"doneChunks\": [0], \"candidates\": 0",
+    "\"doneBelow\": 0, \"doneChunks\": [5, 3], \"candidates\": 0",
+    // A match the search does not hold.
+    "\"doneBelow\": 1, \"doneChunks\": [], \"candidates\": 15, \"found\": {\"part\": 0, \"changes\": [[3, 0]]}",
+    "\"doneBelow\": 1, \"doneChunks\": [], \"candidates\": 15, \"found\": {\"part\": 7, \"changes\": []}",
+  ])
+  func checkpointsThatDoNotFitTheirSearchAreRefused(fields: String) throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    #expect(try recover(["--address", address, "--resume", checkpoint]).status == 4)
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    let hash = try #require(saved.split(separator: "\"").dropFirst(7).first)
+    try FileManager.default.removeItem(atPath: checkpoint)
+    _ = try directory.file(
+      "progress.json",
+      "{\"format\": \"freedom-keys recover checkpoint 1\", \"search\": \"\(hash)\", \(fields), "
+        + "\"checksumValid\": 0, \"checked\": 0, \"milliseconds\": 0}\n")
+    let run = try recover(["--address", address, "--resume", checkpoint])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("freedom-keys: error: \(checkpoint): the checkpoint "))
+    #expect(
+      run.stderr.hasSuffix(
+        "; it was changed or damaged: delete it (or give another --resume file) to search from "
+          + "the start\n"))
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+  }
+
   @Test func ctrlCStopsCleanlyAndSaysHowToResume() throws {
     let directory = try TemporaryDirectory()
     // Three unknown words: billions of candidates, interrupted long before the end.
@@ -274,6 +369,136 @@ struct RecoverTests {
     for word in ["legal", "winner", "year", "wave", "sausage", "worth", "yellow"] {
       #expect(!saved.contains(word))
     }
+  }
+
+  @Test func progressLinesWithoutATerminal() throws {
+    let directory = try TemporaryDirectory()
+    let words = try directory.file(
+      "words.txt", "legal winner ? year wave sausage worth ? legal winner ? yellow\n")
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = [
+      "recover", "--mnemonic-file", words, "--address", address, "--threads", "2",
+      "--progress-interval", "0.5",
+    ]
+    let error = Pipe()
+    process.standardOutput = Pipe()
+    process.standardError = error
+    try process.run()
+    // Standard error is a pipe, not a terminal: wait for two appended lines, then Ctrl-C.
+    var early = Data()
+    while String(decoding: early, as: UTF8.self).components(separatedBy: "\nprogress: ").count < 3 {
+      let chunk = error.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      early += chunk
+    }
+    process.interrupt()
+    process.waitUntilExit()
+    let stderr = String(
+      decoding: early + error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 130)
+    let lines = stderr.split(separator: "\n").filter { $0.hasPrefix("progress: ") }
+    #expect(lines.count >= 2, "\(stderr)")
+    for line in lines {
+      // "progress: 0.0% (16,384 of 8,589,934,592 candidates) · 1,021/s · ETA 4.2 years"
+      #expect(line.contains(" of 8,589,934,592 candidates) · "), "\(line)")
+      #expect(line.contains("/s · ETA "), "\(line)")
+      #expect(!line.contains("\u{1B}"), "no terminal codes: \(line)")
+    }
+    #expect(!stderr.contains("legal"))
+    // The count searched, exactly, beside the percentage.
+    #expect(
+      stderr.contains(
+        " of 8,589,934,592 candidates): give --resume FILE to keep a checkpoint and continue later\n"
+      ))
+  }
+
+  @Test func aResumedSearchSaysExactlyHowMuchWasDone() throws {
+    let directory = try TemporaryDirectory()
+    let checkpoint = directory.url.appendingPathComponent("progress.json").path
+    let address = Self.field(try Self.identities(Self.other), "wallet", "address")
+    #expect(try recover(["--address", address, "--resume", checkpoint]).status == 4)
+    let again = try recover(["--address", address, "--resume", checkpoint])
+    #expect(again.status == 4)
+    #expect(again.stderr.contains("; resuming, 100.0% done (15 of 15 candidates)\n"))
+    #expect(again.stderr.contains("no candidate matched the targets: all 15 candidates"))
+  }
+
+  @Test func progressIntervalMustBeSeconds() throws {
+    for value in ["0", "-1", "x", "nan", "90000"] {
+      let run = try CLI.run([
+        "recover", "--mnemonic-file", "/nonexistent/words.txt", "--progress-interval", value,
+      ])
+      #expect(run.status == 2)
+      #expect(
+        run.stderr.hasPrefix(
+          "freedom-keys: error: --progress-interval <s> must be a number of seconds above 0"))
+    }
+  }
+
+  /// The address of the key at `path`, from `derive --path`.
+  static func address(at path: String) throws -> String {
+    let run = try CLI.run(
+      ["derive", "--mnemonic-file", "-", "--json", "--path", path], stdin: truth)
+    #expect(run.status == 0)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    return try #require(object["address"] as? String)
+  }
+
+  @Test(arguments: [
+    // MetaMask's third account is found with the default --accounts 3.
+    ("m/44'/60'/0'/0/2", [], "metamask[2].address"),
+    // --accounts N covers both numberings: MetaMask's …/0'/0/i and Freedom's …/i'/0/0.
+    ("m/44'/60'/0'/0/7", ["--accounts", "10"], "metamask[7].address"),
+    ("m/44'/60'/3'/0/0", ["--accounts", "10"], "wallets[3].address"),
+    // --path: exactly the paths of the template.
+    ("m/44'/60'/0'/0/7", ["--path", "m/44'/60'/0'/0/{0-19}"], "m/44'/60'/0'/0/7"),
+    ("m/44'/60'/3'/0/0", ["--path", "m/44'/60'/{0-4}'/0/0"], "m/44'/60'/3'/0/0"),
+    ("m/44'/60'/2'/0/5", ["--path", "m/44'/60'/{0-2}h/0/{4-5}"], "m/44'/60'/2'/0/5"),
+  ])
+  func addressAtOtherAccountsAndPaths(path: String, options: [String], matched: String) throws {
+    let run = try recover(["--address", try Self.address(at: path)] + options)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("word 3 is 'thank' (was 'th*')\nmatched \(matched)\n"))
+  }
+
+  @Test func pathTemplateTriesOnlyItsPaths() throws {
+    // The Swarm wallet (m/44'/60'/0'/0/1) is outside m/44'/60'/0'/0/{2-9}.
+    let swarm = Self.field(try Self.identities(Self.truth), "swarm", "address")
+    let run = try recover(["--address", swarm, "--path", "m/44'/60'/0'/0/{2-9}"])
+    #expect(run.status == 4)
+    #expect(run.stdout.isEmpty)
+  }
+
+  @Test(arguments: [
+    (["--path", "m/44'/60'/0'/0/{0-3}"], "--path <template> only applies with --address"),
+    (
+      ["--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "m/1/{5-2}"],
+      "--path: the path template does not read: a range is {A-B} with whole numbers A ≤ B"
+    ),
+    (
+      ["--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "44'/60'"],
+      "--path: the path template does not read: it must begin with m/"
+    ),
+    (
+      ["--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "m/{0-99}/{0-99}"],
+      "--path: the path template does not read: it stands for more than 1000 paths"
+    ),
+    (
+      [
+        "--address", "0x0d3eb21b6b21833a4939cfff4810e9ae0758e12c", "--path", "m/0/{0-1}",
+        "--accounts", "2",
+      ],
+      "--path <template> names the paths itself: give --accounts <n> or --path, not both"
+    ),
+  ])
+  func pathUsageErrorsComeBeforeAnyRead(options: [String], message: String) throws {
+    let run = try CLI.run(["recover", "--mnemonic-file", "/nonexistent/words.txt"] + options)
+    #expect(run.status == 2)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("freedom-keys: error: \(message)"), "\(run.stderr)")
   }
 
   @Test func shardsSplitTheCount() throws {

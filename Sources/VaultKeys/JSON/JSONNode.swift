@@ -1,8 +1,8 @@
 /// One value of a document read by `JSONText.parse`, with the byte range it occupies, so a key
 /// file can be read without copying its secrets into Swift strings, and a config file can be
 /// edited by replacing exactly the bytes of a value while every other byte stays as it was.
-struct JSONNode: Sendable {
-  enum Kind: Sendable {
+package struct JSONNode: Sendable {
+  package enum Kind: Sendable {
     case object([JSONMember])
     case array([JSONNode])
     /// The content is decoded only on request (`JSONText.string(_:in:)`), never eagerly.
@@ -12,14 +12,14 @@ struct JSONNode: Sendable {
     case null
   }
 
-  let kind: Kind
+  package let kind: Kind
   /// The value's bytes in the document; for a string, including its quotes.
-  let range: Range<Int>
+  package let range: Range<Int>
 
   /// The members whose name equals `name` ignoring ASCII case, as Go's encoding/json matches
   /// struct fields (bee reads `Crypto` as well as `crypto`). Empty unless this is an object.
   /// The reader refuses exact duplicates; callers that match ignoring case check the count.
-  func members(named name: String) -> [JSONMember] {
+  package func members(named name: String) -> [JSONMember] {
     guard case .object(let members) = kind else { return [] }
     let wanted = name.lowercased()
     return members.filter { $0.name.lowercased() == wanted }
@@ -55,19 +55,19 @@ struct JSONNode: Sendable {
 }
 
 /// One `"name": value` pair of an object.
-struct JSONMember: Sendable {
+package struct JSONMember: Sendable {
   /// The decoded member name.
-  let name: String
+  package let name: String
   /// The name's bytes, including its quotes.
   let nameRange: Range<Int>
-  let value: JSONNode
+  package let value: JSONNode
 }
 
 /// Where and why a document is not strict RFC 8259 JSON in UTF-8. Never quotes the document,
 /// which may hold a secret.
-struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
   let offset: Int
   let problem: String
 
-  var description: String { "invalid JSON at byte \(offset): \(problem)" }
+  package var description: String { "invalid JSON at byte \(offset): \(problem)" }
 }

@@ -7,7 +7,7 @@ import CryptoPrimitives
 /// invalid UTF-8, a lone surrogate escape, a trailing comma, a comment, a member name that
 /// appears twice in one object (readers disagree on which one wins), nesting deeper than
 /// `maximumDepth` and documents larger than `maximumByteCount`.
-enum JSONText {
+package enum JSONText {
   /// Nesting deeper than this is refused rather than risking the stack; real key and config
   /// files nest a handful of levels.
   static let maximumDepth = 128
@@ -15,7 +15,7 @@ enum JSONText {
   static let maximumByteCount = 4 * 1024 * 1024
 
   /// Parses one JSON value surrounded by optional whitespace.
-  static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONNode {
+  package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONNode {
     guard bytes.count <= maximumByteCount else {
       throw JSONSyntaxError(
         offset: maximumByteCount, problem: "the text is larger than \(maximumByteCount >> 20) MiB")
@@ -109,7 +109,7 @@ enum JSONText {
   }
 
   /// The decoded text of the string `node`, for values that are not secret.
-  static func string(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> String {
+  package static func string(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> String {
     var out = [UInt8]()
     decodeString(node, in: bytes) { out.append($0) }
     return String(decoding: out, as: UTF8.self)
@@ -125,11 +125,12 @@ enum JSONText {
     }
   }
 
-  static func isString(_ node: JSONNode) -> Bool { node.isString }
+  package static func isString(_ node: JSONNode) -> Bool { node.isString }
 
   /// The value of the number `node` if it is written as a non-negative integer without fraction
   /// or exponent that fits in 64 bits.
-  static func unsignedInteger(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> UInt64? {
+  package static func unsignedInteger(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> UInt64?
+  {
     guard case .number = node.kind else { return nil }
     var value: UInt64 = 0
     for k in node.range {

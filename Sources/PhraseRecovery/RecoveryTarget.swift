@@ -1,36 +1,47 @@
 import CryptoPrimitives
+import VaultKeys
 
 /// An identity of the Freedom profile that a recovery target may be.
-public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
+package enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   /// Wallet i, m/44'/60'/i'/0/0 (0 is the user wallet).
   case wallet(UInt32)
   /// The Swarm (bee) wallet, m/44'/60'/0'/0/1.
   case swarm
   /// Swarm publisher key i, m/44'/73406'/i'/0/0.
   case publisher(UInt32)
+  /// MetaMask's (and most wallets') account i, m/44'/60'/0'/0/i; 0 is the user wallet and 1
+  /// the Swarm wallet, so only i ≥ 2 is an identity of its own.
+  case metamask(UInt32)
+  /// A secp256k1 key at any path (`--path`).
+  case custom(DerivationPath)
   /// The IPFS (kubo) key, m/44'/73405'/0'/0'/0'.
   case ipfs
   /// The Radicle key, m/44'/73404'/0'/0'/0'.
   case radicle
 
   /// The name reports give a match: `swarm.address`, `wallets[2].address`, `ipfs.peerId`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .wallet(0): "wallet.address"
     case .wallet(let index): "wallets[\(index)].address"
     case .swarm: "swarm.address"
     case .publisher(let index): "publishers[\(index)].address"
+    case .metamask(let index): "metamask[\(index)].address"
+    case .custom(let path): path.description
     case .ipfs: "ipfs.peerId"
     case .radicle: "radicle.did"
     }
   }
 
   /// Where the identity's key is derived.
-  public var path: DerivationPath {
+  package var path: DerivationPath {
     switch self {
     case .wallet(let index): try! FreedomProfile.walletPath(index: index)
     case .swarm: FreedomProfile.swarmPath
     case .publisher(let index): try! FreedomProfile.publisherPath(index: index)
+    case .metamask(let index):
+      FreedomProfile.swarmPath.parent.appending(try! .init(index: index, hardened: false))
+    case .custom(let path): path
     case .ipfs: FreedomProfile.ipfsPath
     case .radicle: FreedomProfile.radiclePath
     }
@@ -48,16 +59,19 @@ public enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
     case .wallet(0): 3
     case .wallet(let index): 4 + 2 * Int(index)
     case .publisher(let index): 5 + 2 * Int(index)
+    // A child of m/44'/60'/0'/0, derived for the Swarm wallet already: one step each.
+    case .metamask(let index): 3 + Int(min(index, 1 << 20))
+    case .custom(let path): 4 + 2 * path.components.count
     }
   }
 }
 
-/// A public fact of the identity a damaged phrase belongs to, compared as raw bytes.
-public struct RecoveryTarget: Sendable, Equatable {
+/// A package fact of the identity a damaged phrase belongs to, compared as raw bytes.
+package struct RecoveryTarget: Sendable, Equatable {
   enum Value: Sendable, Equatable {
     /// 20 address bytes.
     case address([UInt8])
-    /// A 32-byte Ed25519 public key.
+    /// A 32-byte Ed25519 package key.
     case ed25519([UInt8])
     /// 32 overlay bytes of the Swarm wallet on a network with a nonce.
     case overlay([UInt8], networkID: UInt64, nonce: [UInt8])
@@ -65,37 +79,46 @@ public struct RecoveryTarget: Sendable, Equatable {
 
   let value: Value
   /// The identities the target may be.
-  public let identities: [RecoveryIdentity]
+  package let identities: [RecoveryIdentity]
 
-  /// An address that may be the user wallet, the Swarm wallet, wallet i or publisher key i for
-  /// i < `accounts`.
-  public static func address(_ address: EthereumAddress, accounts: Int = 3) -> RecoveryTarget {
+  /// An address that may be the user wallet, the Swarm wallet, for i < `accounts` Freedom's
+  /// wallet i (m/44'/60'/i'/0/0) or MetaMask's account i (m/44'/60'/0'/0/i), or publisher key i.
+  package static func address(_ address: EthereumAddress, accounts: Int = 3) -> RecoveryTarget {
     let count = UInt32(max(1, accounts))
     let identities: [RecoveryIdentity] =
-      [.swarm] + (0..<count).map { .wallet($0) } + (0..<count).map { .publisher($0) }
+      [.swarm] + (0..<count).map { .wallet($0) } + (min(2, count)..<count).map { .metamask($0) }
+      + (0..<count).map { .publisher($0) }
     return RecoveryTarget(value: .address(address.rawRepresentation), identities: identities)
+  }
+
+  /// An address at one of `paths` (secp256k1 keys; `DerivationPathTemplate.paths`).
+  package static func address(_ address: EthereumAddress, paths: [DerivationPath])
+    -> RecoveryTarget
+  {
+    RecoveryTarget(
+      value: .address(address.rawRepresentation), identities: paths.map { .custom($0) })
   }
 
   /// The address of one identity (`.swarm` for a bee node's key, `.wallet(0)` for the user
   /// wallet).
-  public static func address(_ address: EthereumAddress, of identity: RecoveryIdentity)
+  package static func address(_ address: EthereumAddress, of identity: RecoveryIdentity)
     -> RecoveryTarget
   {
     RecoveryTarget(value: .address(address.rawRepresentation), identities: [identity])
   }
 
   /// The IPFS node's peer ID.
-  public static func peerID(_ peerID: Libp2pPeerID) -> RecoveryTarget {
+  package static func peerID(_ peerID: Libp2pPeerID) -> RecoveryTarget {
     RecoveryTarget(value: .ed25519(peerID.publicKey.rawRepresentation), identities: [.ipfs])
   }
 
   /// The Radicle node id or DID.
-  public static func radicle(_ identity: RadicleIdentity) -> RecoveryTarget {
+  package static func radicle(_ identity: RadicleIdentity) -> RecoveryTarget {
     RecoveryTarget(value: .ed25519(identity.publicKey.rawRepresentation), identities: [.radicle])
   }
 
   /// The Swarm overlay (32 bytes) on `networkID` with `nonce` (zero unless bee mined one).
-  public static func overlay(
+  package static func overlay(
     _ overlay: [UInt8], networkID: UInt64 = SwarmOverlay.mainnet,
     nonce: [UInt8] = [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
   ) -> RecoveryTarget {
@@ -124,6 +147,11 @@ public struct RecoveryTarget: Sendable, Equatable {
   }
 }
 
+extension DerivationPath {
+  /// The path without its last component.
+  fileprivate var parent: DerivationPath { DerivationPath(components: components.dropLast()) }
+}
+
 /// Derives from a seed only what the targets need, cheapest first, and compares raw bytes.
 /// One per worker thread: it holds no state shared with others.
 struct TargetMatcher {
@@ -145,6 +173,8 @@ struct TargetMatcher {
     var ed25519Master: SLIP10Ed25519Key?
     var secp256k1Master: ExtendedPrivateKey?
     var walletParent: ExtendedPrivateKey?
+    // Parents of --path keys already derived for this seed, so siblings share them.
+    var parents: [DerivationPath: ExtendedPrivateKey] = [:]
     for (identity, indices) in plan {
       if identity.isEd25519 {
         let master = ed25519Master ?? SLIP10Ed25519Key(seed: seed)
@@ -162,11 +192,15 @@ struct TargetMatcher {
       secp256k1Master = master
       let key: ExtendedPrivateKey?
       switch identity {
-      case .swarm, .wallet(0):
-        let parentPath = DerivationPath(components: Array(identity.path.components.dropLast()))
-        let parent = walletParent ?? (try? master.derive(parentPath))
+      case .swarm, .wallet(0), .metamask:
+        let parent = walletParent ?? (try? master.derive(identity.path.parent))
         walletParent = parent
         key = try? parent?.child(identity.path.components.last!)
+      case .custom(let path):
+        let parentPath = path.parent
+        let parent = parents[parentPath] ?? (try? master.derive(parentPath))
+        parents[parentPath] = parent
+        key = try? parent?.child(path.components.last!)
       default:
         key = try? master.derive(identity.path)
       }

@@ -1,6 +1,13 @@
 import CryptoPrimitives
 import Dispatch
-import FoundationEssentials
+import Synchronization
+import VaultKeys
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The search engine: enumerates a `RecoverySearch` as word indices, tests each candidate's
 /// checksum on its entropy bits (one SHA-256) before anything else, derives the seeds of those
@@ -10,18 +17,18 @@ import FoundationEssentials
 /// The candidate range (or one shard of it) is cut into chunks that worker threads take in
 /// order; a worker keeps its candidates, sentences and counts in its own wiped scratch memory
 /// and touches shared state only to take a chunk and to report it done.
-public final class PhraseRecovery: Sendable {
+package final class PhraseRecovery: Sendable {
   /// How a search is run.
-  public struct Configuration: Sendable {
+  package struct Configuration: Sendable {
     /// Worker threads (at least 1).
-    public var threads: Int
+    package var threads: Int
     /// The 1-based shard to search and the number of shards (1/1: everything).
-    public var shardIndex: Int
-    public var shardCount: Int
+    package var shardIndex: Int
+    package var shardCount: Int
     /// Candidates per chunk: the unit of work, progress and checkpoints.
-    public var chunkSize: UInt64
+    package var chunkSize: UInt64
 
-    public init(
+    package init(
       threads: Int = ProcessInfo.processInfo.activeProcessorCount, shardIndex: Int = 1,
       shardCount: Int = 1, chunkSize: UInt64 = 1 << 13
     ) {
@@ -33,32 +40,34 @@ public final class PhraseRecovery: Sendable {
   }
 
   /// How a run ended.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// The phrase that matched a target.
-    public let found: RecoveredPhrase?
+    package let found: RecoveredPhrase?
     /// Without targets: the checksum-valid candidates, when there were at most the number asked.
-    public let candidates: [RecoveredPhrase]
+    package let candidates: [RecoveredPhrase]
     /// Whether the whole range (of the shard) was searched, or a match found.
-    public let isComplete: Bool
+    package let isComplete: Bool
     /// What is done, to resume from.
-    public let progress: RecoveryProgress
+    package let progress: RecoveryProgress
+    /// Whether `found` is the match the checkpoint resumed from recorded (nothing was searched).
+    package let foundEarlier: Bool
   }
 
-  public let search: RecoverySearch
-  public let targets: [RecoveryTarget]
-  public let configuration: Configuration
+  package let search: RecoverySearch
+  package let targets: [RecoveryTarget]
+  package let configuration: Configuration
   /// The candidate numbers this run searches (its shard).
-  public let range: Range<UInt64>
+  package let range: Range<UInt64>
   /// The number of chunks of `range`.
-  public let chunkCount: Int
+  package let chunkCount: Int
   /// SHA-256 of everything that defines the search; a checkpoint must carry the same.
-  public let searchHash: [UInt8]
+  package let searchHash: [UInt8]
   private let salt: SecureBytes
   private let sentenceWords: [[UInt8]]
 
   /// A search of `search` against `targets` (none: only count checksum-valid candidates) with
   /// the BIP-39 `passphrase`.
-  public init(
+  package init(
     search: RecoverySearch, targets: [RecoveryTarget],
     passphrase: SecureBytes = SecureBytes(count: 0) { _ in },
     configuration: Configuration = Configuration()
@@ -94,11 +103,18 @@ public final class PhraseRecovery: Sendable {
   /// Without targets, collects the checksum-valid candidates while there are at most `collect`.
   /// `onTick` is called about every `tick` seconds from the calling thread with the progress so
   /// far; returning false stops the search (the chunks under way are left undone).
-  public func run(
+  package func run(
     resumingFrom progress: RecoveryProgress? = nil, collect: Int = 0, tick: Double = 0.2,
     onTick: (RecoveryProgress) -> Bool = { _ in true }
   ) throws(RecoveryCheckpointError) -> Outcome {
-    if let progress, progress.searchHash != searchHash { throw .otherSearch }
+    if let progress {
+      try validate(progress)
+      if let match = progress.match {
+        return Outcome(
+          found: try rederive(match), candidates: [], isComplete: true, progress: progress,
+          foundEarlier: true)
+      }
+    }
     let coordinator = Coordinator(
       progress: progress ?? RecoveryProgress(searchHash: searchHash), chunkCount: chunkCount,
       collect: targets.isEmpty ? collect : 0)
@@ -125,9 +141,117 @@ public final class PhraseRecovery: Sendable {
     }
   }
 
+  /// Checks that `progress` can be a checkpoint of this search: its hash, its chunks within
+  /// the range, its counts within the candidates, its match a candidate of the search.
+  package func validate(_ progress: RecoveryProgress) throws(RecoveryCheckpointError) {
+    guard progress.searchHash == searchHash else { throw .otherSearch }
+    guard progress.doneBelow <= chunkCount else {
+      throw .inconsistent(
+        "chunk \(progress.doneBelow) is done, but the search has \(chunkCount) chunks")
+    }
+    var previous = progress.doneBelow
+    for chunk in progress.doneChunks {
+      guard chunk > previous else {
+        throw .inconsistent("the done chunks are not distinct and above the first undone one")
+      }
+      guard chunk < chunkCount else {
+        throw .inconsistent("chunk \(chunk) is done, but the search has \(chunkCount) chunks")
+      }
+      previous = chunk
+    }
+    // Every done chunk counted all its candidates, except the one where the match stopped.
+    func size(_ chunk: Int) -> UInt64 {
+      let low = UInt64(chunk) * configuration.chunkSize
+      return min(UInt64(range.count), low + configuration.chunkSize) - low
+    }
+    let below = min(UInt64(range.count), UInt64(progress.doneBelow) * configuration.chunkSize)
+    let done = progress.doneChunks.reduce(below) { $0 + size($1) }
+    guard
+      progress.match == nil
+        ? progress.candidates == done : progress.candidates <= done,
+      progress.checksumValid <= progress.candidates, progress.checked <= progress.checksumValid
+    else {
+      throw .inconsistent(
+        "it counts \(progress.candidates) candidates where its done chunks hold \(done)")
+    }
+    if let match = progress.match { _ = try indices(of: match) }
+  }
+
+  /// The match record of the candidate `indices` of `part`: the positions whose word is not
+  /// the one remembered there.
+  func match(part: Int, indices: [Int]) -> RecoveryProgress.Match {
+    let changes = indices.indices.compactMap { position -> RecoveryProgress.Match.Change? in
+      remembered(part: part, position: position) == indices[position]
+        ? nil : .init(position: position + 1, wordIndex: indices[position])
+    }
+    return RecoveryProgress.Match(part: part, changes: changes)
+  }
+
+  /// The word index remembered for `position` of `part`, if a known word is remembered there
+  /// and the part allows it (a typo position does not).
+  private func remembered(part index: Int, position: Int) -> Int? {
+    let part = search.parts[index]
+    guard let place = origin(part: part, position: position),
+      case .known(let word) = search.phrase.words[place], part.sets[position].contains(word)
+    else { return nil }
+    return word
+  }
+
+  /// What was remembered at `position` of `part`: across a swap, the other word's place.
+  private func origin(part: SearchPart, position: Int) -> Int? {
+    if let swap = part.swap, position == swap { return part.origins[swap + 1] }
+    if let swap = part.swap, position == swap + 1 { return part.origins[swap] }
+    return part.origins[position]
+  }
+
+  /// The word indices a match record stands for, if it is a checksum-valid candidate of the
+  /// search.
+  private func indices(of match: RecoveryProgress.Match) throws(RecoveryCheckpointError) -> [Int] {
+    let wrong = RecoveryCheckpointError.inconsistent("the match it records is not in the search")
+    guard search.parts.indices.contains(match.part) else { throw wrong }
+    let part = search.parts[match.part]
+    var changes = match.changes.makeIterator()
+    var change = changes.next()
+    var indices: [Int] = []
+    for position in 0..<search.wordCount {
+      if let recorded = change, recorded.position == position + 1 {
+        guard (0..<Wordlist.wordCount).contains(recorded.wordIndex),
+          part.sets[position].contains(recorded.wordIndex),
+          remembered(part: match.part, position: position) != recorded.wordIndex
+        else { throw wrong }
+        indices.append(recorded.wordIndex)
+        change = changes.next()
+      } else {
+        guard let word = remembered(part: match.part, position: position) else { throw wrong }
+        indices.append(word)
+      }
+    }
+    guard change == nil, Mnemonic.entropy(fromWordIndices: indices) != nil else { throw wrong }
+    return indices
+  }
+
+  /// The phrase a checkpoint's match stands for, derived from the damaged phrase and checked
+  /// against the targets again.
+  package func rederive(_ match: RecoveryProgress.Match) throws(RecoveryCheckpointError)
+    -> RecoveredPhrase
+  {
+    let indices = try indices(of: match)
+    var sentence = SecureBytes(count: 0) { _ in }
+    _ = SecureBytes(count: 2 * indices.count) { scratch in
+      let words = scratch.bindMemory(to: UInt16.self)
+      for (position, index) in indices.enumerated() { words[position] = UInt16(index) }
+      sentence = self.sentence(words.baseAddress!)
+    }
+    let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
+      mnemonics: [sentence], salt: salt, iterations: Mnemonic.seedIterations)
+    guard let seed = seeds.first, let label = TargetMatcher(targets: targets).match(seed: seed)
+    else { throw .matchFailsTargets }
+    return recovered(part: match.part, indices: indices, matched: label)
+  }
+
   /// The seconds one thread takes per checksum-valid candidate (seed and target derivation),
   /// measured on `samples` random phrases of the search's word count.
-  public func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
+  package func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
     -> Double
   {
     guard !targets.isEmpty else { return 0 }
@@ -183,7 +307,9 @@ public final class PhraseRecovery: Sendable {
             counts.checked += 1
             if let label = matcher.match(seed: seed) {
               let indices = (0..<length).map { Int(batch[slot * length + $0]) }
-              found = Found(part: batchParts[slot], indices: indices, label: label)
+              found = Found(
+                part: batchParts[slot], indices: indices, label: label,
+                record: match(part: batchParts[slot], indices: indices))
               break
             }
           }
@@ -334,16 +460,7 @@ public final class PhraseRecovery: Sendable {
       verifiedEntropy: entropy, language: phrase.language, expandedAbbreviations: [])
     var changes: [RecoveryChange] = []
     for position in indices.indices {
-      // What was remembered at this place: across a swap, the other word's.
-      let place: Int? =
-        if let swap = part.swap, position == swap {
-          part.origins[swap + 1]
-        } else if let swap = part.swap, position == swap + 1 {
-          part.origins[swap]
-        } else {
-          part.origins[position]
-        }
-      guard let place else {
+      guard let place = origin(part: part, position: position) else {
         changes.append(
           RecoveryChange(position: position + 1, word: list.words[indices[position]], was: nil))
         continue
@@ -398,106 +515,104 @@ struct Found: Sendable {
   let part: Int
   let indices: [Int]
   let label: String
+  /// What the checkpoint records of it.
+  let record: RecoveryProgress.Match
 }
 
 /// The state the workers share, touched once per chunk (and once per batch to see whether to
 /// stop): which chunk comes next, which are done, the totals and a match.
-private final class Coordinator: @unchecked Sendable {
-  private let lock = WorkerLock()
-  private var progress: RecoveryProgress
-  private var done: Set<Int>
-  private var next: Int
+private final class Coordinator: Sendable {
+  private struct State {
+    var progress: RecoveryProgress
+    var done: Set<Int>
+    var next: Int
+    var found: Found?
+    var collected: [(part: Int, indices: [Int])] = []
+    var collectedTooMany = false
+  }
+
+  private let state: Mutex<State>
+  /// Read by every worker once per batch: a flag of its own, so that reading it takes no lock.
+  private let stopping = Atomic<Bool>(false)
   private let chunkCount: Int
-  private var stopping = false
-  private var found: Found?
   private let collectLimit: Int
-  private var collected: [(part: Int, indices: [Int])] = []
-  private var collectedTooMany = false
   private let started = DispatchTime.now().uptimeNanoseconds
   private let previousSeconds: Double
 
   init(progress: RecoveryProgress, chunkCount: Int, collect: Int) {
-    self.progress = progress
-    done = Set(progress.doneChunks)
-    next = progress.doneBelow
+    state = Mutex(
+      State(progress: progress, done: Set(progress.doneChunks), next: progress.doneBelow))
     self.chunkCount = chunkCount
     collectLimit = collect
     previousSeconds = progress.seconds
   }
 
   func take() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !stopping else { return nil }
-    while next < chunkCount, done.contains(next) { next += 1 }
-    guard next < chunkCount else { return nil }
-    next += 1
-    return next - 1
+    guard !isStopping else { return nil }
+    return state.withLock { state in
+      while state.next < chunkCount, state.done.contains(state.next) { state.next += 1 }
+      guard state.next < chunkCount else { return nil }
+      state.next += 1
+      return state.next - 1
+    }
   }
 
-  var isStopping: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopping
-  }
+  var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
-  func requestStop() {
-    lock.lock()
-    stopping = true
-    lock.unlock()
-  }
+  func requestStop() { stopping.store(true, ordering: .releasing) }
 
   func collect(part: Int, indices: [Int]) {
-    lock.lock()
-    defer { lock.unlock() }
-    if collected.count < collectLimit {
-      collected.append((part, indices))
-    } else {
-      collectedTooMany = true
+    state.withLock { state in
+      if state.collected.count < collectLimit {
+        state.collected.append((part, indices))
+      } else {
+        state.collectedTooMany = true
+      }
     }
   }
 
   func finish(chunk: Int, counts: Counts, found: Found?) {
-    lock.lock()
-    defer { lock.unlock() }
-    progress.candidates += counts.candidates
-    progress.checksumValid += counts.checksumValid
-    progress.checked += counts.checked
-    done.insert(chunk)
-    while done.contains(progress.doneBelow) {
-      done.remove(progress.doneBelow)
-      progress.doneBelow += 1
-    }
-    if let found, self.found == nil {
-      self.found = found
-      stopping = true
+    state.withLock { state in
+      state.progress.candidates += counts.candidates
+      state.progress.checksumValid += counts.checksumValid
+      state.progress.checked += counts.checked
+      state.done.insert(chunk)
+      while state.done.contains(state.progress.doneBelow) {
+        state.done.remove(state.progress.doneBelow)
+        state.progress.doneBelow += 1
+      }
+      // The match is recorded in the same step that marks its chunk done, so no snapshot
+      // (no checkpoint) has the chunk done without the match.
+      if let found, state.found == nil {
+        state.found = found
+        state.progress.match = found.record
+        requestStop()
+      }
     }
   }
 
   func snapshot() -> RecoveryProgress {
-    lock.lock()
-    defer { lock.unlock() }
-    var snapshot = progress
-    snapshot.doneChunks = done.sorted()
-    snapshot.seconds =
-      previousSeconds + Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    return snapshot
+    state.withLock { state in
+      var snapshot = state.progress
+      snapshot.doneChunks = state.done.sorted()
+      snapshot.seconds =
+        previousSeconds + Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+      return snapshot
+    }
   }
 
   func outcome(_ recovered: (Int, [Int], String?) -> RecoveredPhrase) -> PhraseRecovery.Outcome {
     let snapshot = snapshot()
-    lock.lock()
-    defer { lock.unlock() }
+    let (found, collected) = state.withLock { state in
+      (state.found, state.collectedTooMany ? nil : state.collected)
+    }
     let complete = found != nil || snapshot.doneBelow >= chunkCount
     let candidates =
-      collectedTooMany
-      ? []
-      : collected.sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
+      (collected ?? []).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
         recovered($0.part, $0.indices, nil)
       }
     return PhraseRecovery.Outcome(
       found: found.map { recovered($0.part, $0.indices, $0.label) }, candidates: candidates,
-      isComplete: complete,
-      progress: snapshot)
+      isComplete: complete, progress: snapshot, foundEarlier: false)
   }
 }

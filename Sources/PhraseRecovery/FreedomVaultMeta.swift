@@ -1,16 +1,18 @@
-/// Desktop Freedom's `vault-meta.json`: the public addresses it keeps beside the encrypted
+import VaultKeys
+
+/// Desktop Freedom's `vault-meta.json`: the package addresses it keeps beside the encrypted
 /// vault so it can show them while locked. Only what recovery can match is read.
-public struct FreedomVaultMeta: Sendable {
+package struct FreedomVaultMeta: Sendable {
   /// `addresses.userWallet`: m/44'/60'/0'/0/0.
-  public let userWallet: EthereumAddress?
+  package let userWallet: EthereumAddress?
   /// `addresses.beeWallet`: the Swarm wallet, m/44'/60'/0'/0/1.
-  public let beeWallet: EthereumAddress?
+  package let beeWallet: EthereumAddress?
   /// `derivedWallets` of type `mnemonic` (or of no type, as older versions wrote them): the
   /// wallet index and its address, m/44'/60'/index'/0/0.
-  public let derivedWallets: [(index: UInt32, address: EthereumAddress)]
+  package let derivedWallets: [(index: UInt32, address: EthereumAddress)]
 
   /// The targets the file names.
-  public var targets: [RecoveryTarget] {
+  package var targets: [RecoveryTarget] {
     var targets: [RecoveryTarget] = []
     if let userWallet { targets.append(.address(userWallet, of: .wallet(0))) }
     if let beeWallet { targets.append(.address(beeWallet, of: .swarm)) }
@@ -21,7 +23,7 @@ public struct FreedomVaultMeta: Sendable {
   }
 
   /// Reads the file's bytes.
-  public init(json: [UInt8]) throws(FreedomVaultMetaError) {
+  package init(json: [UInt8]) throws(FreedomVaultMetaError) {
     let parsed:
       Result<
         (EthereumAddress?, EthereumAddress?, [(UInt32, EthereumAddress)]), FreedomVaultMetaError
@@ -91,13 +93,13 @@ public struct FreedomVaultMeta: Sendable {
 }
 
 /// Why a `vault-meta.json` gives no target.
-public enum FreedomVaultMetaError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FreedomVaultMetaError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file is not the JSON desktop Freedom writes.
   case malformed(String)
   /// It names no address of the mnemonic.
   case noAddresses
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .malformed(let reason): "it is not desktop Freedom's vault metadata: \(reason)"
     case .noAddresses:

@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// A set of word indices (0…2047) of one wordlist: sorted for enumeration, a bitmap for
 /// membership tests on the hot path.
 struct WordSet: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// Every candidate phrase a damaged phrase may stand for under the damage models, numbered
 /// 0..<candidateCount in a fixed order, so that a range of numbers is a well-defined part of
 /// the search (a shard, a chunk, a checkpoint).
@@ -8,37 +10,37 @@
 /// its position does *not* allow, so the parts of one such choice never overlap. Parts of
 /// different choices may share candidates; a candidate is searched only in the first part that
 /// holds it.
-public struct RecoverySearch: Sendable {
+package struct RecoverySearch: Sendable {
   /// The phrase as remembered.
-  public let phrase: DamagedPhrase
+  package let phrase: DamagedPhrase
   /// Words left out at unknown positions.
-  public let missingWords: Int
+  package let missingWords: Int
   /// Whether two adjacent words may have been exchanged (once).
-  public let allowsSwap: Bool
+  package let allowsSwap: Bool
   /// Up to this many words anywhere may be wrong.
-  public let typos: Int
+  package let typos: Int
   /// The word count of every candidate.
-  public let wordCount: Int
+  package let wordCount: Int
   let parts: [SearchPart]
   /// `partStarts[p]` is the number of the first candidate of part p; the last entry is the total.
   let partStarts: [UInt64]
 
   /// The number of candidates enumerated (a candidate held by two parts counts twice; it is
   /// checked once).
-  public var candidateCount: UInt64 { partStarts.last ?? 0 }
+  package var candidateCount: UInt64 { partStarts.last ?? 0 }
 
   /// The number of checksum bits of a candidate: one in 2^bits passes.
-  public var checksumBits: Int { wordCount / 3 }
+  package var checksumBits: Int { wordCount / 3 }
 
   /// The expected number of candidates that pass the checksum.
-  public var expectedChecksumValidCount: Double {
+  package var expectedChecksumValidCount: Double {
     Double(candidateCount) / Double(1 << checksumBits)
   }
 
   /// More parts than this, when they may overlap, are refused.
   static let maximumOverlappingParts = 6000
 
-  public init(
+  package init(
     phrase: DamagedPhrase, missingWords: Int = 0, allowsSwap: Bool = false, typos: Int = 0
   ) throws(RecoveryError) {
     let length = phrase.words.count + missingWords

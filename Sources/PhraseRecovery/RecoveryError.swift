@@ -1,6 +1,8 @@
+import VaultKeys
+
 /// Why a damaged phrase cannot be searched. Messages quote at most the one word at fault, never
 /// the phrase.
-public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The input holds no words.
   case empty
   /// The phrase bytes are not valid UTF-8.
@@ -25,8 +27,10 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
   case tooManyParts(Int)
   /// A shard was not K/N with 1 ≤ K ≤ N.
   case invalidShard(index: Int, count: Int)
+  /// A derivation path template does not read: why.
+  case invalidPathTemplate(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .empty:
       "the phrase is empty: write the words you remember, with ? for each unknown word"
@@ -55,6 +59,8 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
     case .tooManyParts(let count):
       "the damage models combine into \(count) overlapping parts, more than can be searched "
         + "at once: use fewer of --missing, --swaps and --typos together"
+    case .invalidPathTemplate(let reason):
+      "the path template does not read: \(reason)"
     case .invalidShard(let index, let count):
       "shard \(index)/\(count) does not exist: --shard K/N needs 1 ≤ K ≤ N"
     }

@@ -1,7 +1,16 @@
 import CryptoPrimitives
 import Foundation
+import PhraseRecovery
 import Testing
 import VaultKeys
+
+func secure(hex: String) throws -> SecureBytes {
+  SecureBytes(try #require(Hex.decode(hex)))
+}
+
+func text(_ bytes: SecureBytes) -> String {
+  bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+}
 
 /// Published BIP-39 vector phrases, damaged on purpose and searched for.
 enum RecoveryFixture {

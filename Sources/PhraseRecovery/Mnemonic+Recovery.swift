@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import VaultKeys
 
 extension Mnemonic {
   /// BIP-39's PBKDF2 salt: "mnemonic" followed by the NFKD passphrase.

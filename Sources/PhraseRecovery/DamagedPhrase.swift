@@ -1,10 +1,11 @@
 import CryptoPrimitives
+import VaultKeys
 
 /// A phrase as remembered: per word, a wordlist word, `?` for a word that cannot be read,
 /// `ab*` for a word known by its beginning, or a word in no list, taken as misspelt.
-public struct DamagedPhrase: Sendable {
+package struct DamagedPhrase: Sendable {
   /// What is known of one word.
-  public enum Word: Sendable, Equatable {
+  package enum Word: Sendable, Equatable {
     /// A word of the list (an English four-letter abbreviation is expanded): its index.
     case known(Int)
     /// `?`: any word.
@@ -17,24 +18,30 @@ public struct DamagedPhrase: Sendable {
   }
 
   /// The wordlist searched: `language` if given, else the one holding most of the words.
-  public let language: Wordlist.Language
+  package let language: Wordlist.Language
   /// The words as remembered, first word first.
-  public let words: [Word]
+  package let words: [Word]
   /// Each word as it was written (NFKD), for "was '…'" in reports.
   let written: [String]
   /// The word indices each remembered word may stand for.
   let sets: [WordSet]
+  /// The 1-based positions of words in no wordlist and not within two edits of any word,
+  /// read as `?` because `unplaceableAsUnknown` was given (else they are refused).
+  package let unplaceable: [Int]
 
   /// The marker of an unknown word and of a known beginning.
   static let unknownMarker: Unicode.Scalar = "?"
   static let prefixMarker: Unicode.Scalar = "*"
   /// The edit distance within which a misspelt word's replacements are searched.
-  public static let misspellingDistance = 2
+  package static let misspellingDistance = 2
   private static let abbreviationLength = 4
 
   /// Reads `phrase` (UTF-8): words separated by any whitespace, compared after NFKD and
-  /// lowercasing, as `Mnemonic(phrase:)` reads them.
-  public init(phrase: SecureBytes, language: Wordlist.Language? = nil) throws(RecoveryError) {
+  /// lowercasing, as `Mnemonic(phrase:)` reads them. A word too far from every word of the
+  /// list is refused, or with `unplaceableAsUnknown` read as `?` and listed in `unplaceable`.
+  package init(
+    phrase: SecureBytes, language: Wordlist.Language? = nil, unplaceableAsUnknown: Bool = false
+  ) throws(RecoveryError) {
     guard let text = phrase.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
       throw .invalidUTF8
     }
@@ -51,6 +58,7 @@ public struct DamagedPhrase: Sendable {
     let list = Wordlist.named(chosen)
     var words: [Word] = []
     var sets: [WordSet] = []
+    var unplaceable: [Int] = []
     for (offset, key) in keys.enumerated() {
       let position = offset + 1
       if key == "?" || key == "*" {
@@ -72,6 +80,12 @@ public struct DamagedPhrase: Sendable {
         sets.append(WordSet([index]))
       } else {
         let near = Self.nearbyWords(key, in: list)
+        if near.isEmpty, unplaceableAsUnknown {
+          words.append(.unknown)
+          sets.append(.all)
+          unplaceable.append(position)
+          continue
+        }
         guard !near.isEmpty else {
           throw .noNearbyWord(position: position, word: tokens[offset], language: chosen)
         }
@@ -83,6 +97,7 @@ public struct DamagedPhrase: Sendable {
     self.words = words
     self.written = tokens
     self.sets = sets
+    self.unplaceable = unplaceable
   }
 
   /// The index of a word of `list`, or of the English word a four-letter abbreviation begins.

@@ -1,7 +1,8 @@
 import CryptoPrimitives
 import Testing
+import VaultKeys
 
-@testable import VaultKeys
+@testable import PhraseRecovery
 
 /// The parts of a search, enumerated in full (not only the checksum-valid candidates): every
 /// candidate is kept in exactly one part.

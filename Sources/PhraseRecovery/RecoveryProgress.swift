@@ -1,0 +1,203 @@
+import CryptoPrimitives
+import VaultKeys
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// How far a search got: which chunks of its candidate range are done, the counts so far, and
+/// a match if one was found. It holds no phrase, only a hash of the search definition and, for
+/// a match, which words differ from the phrase as remembered, so it cannot resume a different
+/// search and alone does not give the phrase.
+package struct RecoveryProgress: Sendable, Equatable {
+  /// A match, recorded as the part of the search that held it and the words that differ from
+  /// the remembered ones there; the phrase is derived again from the damaged phrase.
+  package struct Match: Sendable, Equatable {
+    /// The index of the search part that held the match.
+    package let part: Int
+    /// The 1-based positions (in the recovered phrase) whose word is not the remembered one,
+    /// increasing, each with its word's index in the wordlist.
+    package let changes: [Change]
+
+    /// One word of a match that differs from the remembered one.
+    package struct Change: Sendable, Equatable {
+      package let position: Int
+      package let wordIndex: Int
+    }
+  }
+
+  /// SHA-256 of the search definition (phrase sets, damage models, passphrase, targets, shard,
+  /// chunk size).
+  package let searchHash: [UInt8]
+  /// Every chunk below this one is done.
+  package internal(set) var doneBelow: Int
+  /// Chunks above `doneBelow` that are done, increasing.
+  package internal(set) var doneChunks: [Int]
+  /// Candidates enumerated (checksum tested).
+  package internal(set) var candidates: UInt64
+  /// Candidates that passed the checksum.
+  package internal(set) var checksumValid: UInt64
+  /// Candidates whose seed was derived and compared with the targets.
+  package internal(set) var checked: UInt64
+  /// Time spent searching, over every run.
+  package internal(set) var seconds: Double
+  /// The match found, recorded in the same step that marks its chunk done.
+  package internal(set) var match: Match?
+
+  init(searchHash: [UInt8]) {
+    self.searchHash = searchHash
+    doneBelow = 0
+    doneChunks = []
+    candidates = 0
+    checksumValid = 0
+    checked = 0
+    seconds = 0
+  }
+
+  static let format = "freedom-keys recover checkpoint 1"
+
+  /// The checkpoint as one JSON object.
+  package func jsonBytes() -> [UInt8] {
+    let seconds = (self.seconds * 1000).rounded() / 1000
+    var text =
+      "{\"format\": \"\(Self.format)\", \"search\": \"\(Hex.encode(searchHash))\", "
+      + "\"doneBelow\": \(doneBelow), \"doneChunks\": [\(doneChunks.map(String.init).joined(separator: ", "))], "
+      + "\"candidates\": \(candidates), \"checksumValid\": \(checksumValid), \"checked\": \(checked), "
+      + "\"milliseconds\": \(UInt64(seconds * 1000))"
+    if let match {
+      let changes = match.changes.map { "[\($0.position), \($0.wordIndex)]" }
+      text +=
+        ", \"found\": {\"part\": \(match.part), \"changes\": [\(changes.joined(separator: ", "))]}"
+    }
+    return Array((text + "}\n").utf8)
+  }
+
+  /// Reads a checkpoint written by `jsonBytes()`. Whether it fits a search is
+  /// `PhraseRecovery.validate(_:)`'s to say.
+  package init(json: some ContiguousBytes) throws(RecoveryCheckpointError) {
+    let parsed: Result<RecoveryProgress, RecoveryCheckpointError> = json.withUnsafeBytes { raw in
+      do throws(RecoveryCheckpointError) {
+        return .success(try Self.parse(raw))
+      } catch {
+        return .failure(error)
+      }
+    }
+    self = try parsed.get()
+  }
+
+  private static func parse(_ raw: UnsafeRawBufferPointer) throws(RecoveryCheckpointError)
+    -> RecoveryProgress
+  {
+    let root: JSONNode
+    do {
+      root = try JSONText.parse(raw)
+    } catch {
+      throw .malformed(error.description)
+    }
+    guard case .object = root.kind else { throw .malformed("it is not a JSON object") }
+    func member(_ name: String, of node: JSONNode = root) throws(RecoveryCheckpointError)
+      -> JSONNode
+    {
+      let found = node.members(named: name)
+      guard found.count == 1 else { throw .malformed("it needs exactly one \"\(name)\"") }
+      return found[0].value
+    }
+    func whole(_ node: JSONNode, _ name: String) throws(RecoveryCheckpointError) -> UInt64 {
+      guard let value = JSONText.unsignedInteger(node, in: raw) else {
+        throw .malformed("\"\(name)\" is not a whole number")
+      }
+      return value
+    }
+    func number(_ name: String) throws(RecoveryCheckpointError) -> UInt64 {
+      try whole(try member(name), name)
+    }
+    /// A chunk, part, position or word number: it must fit an `Int`.
+    func index(_ node: JSONNode, _ name: String) throws(RecoveryCheckpointError) -> Int {
+      guard let value = Int(exactly: try whole(node, name)) else {
+        throw .malformed("\"\(name)\" is out of range")
+      }
+      return value
+    }
+    func array(_ node: JSONNode, _ name: String) throws(RecoveryCheckpointError) -> [JSONNode] {
+      guard case .array(let elements) = node.kind else {
+        throw .malformed("\"\(name)\" is not an array")
+      }
+      return elements
+    }
+    let format = try member("format")
+    guard JSONText.isString(format), JSONText.string(format, in: raw) == Self.format else {
+      throw .malformed("it is not a freedom-keys recover checkpoint")
+    }
+    let hash = try member("search")
+    guard JSONText.isString(hash), let bytes = Hex.decode(JSONText.string(hash, in: raw)),
+      bytes.count == SHA256.byteCount
+    else { throw .malformed("\"search\" is not a SHA-256 in hex") }
+    var progress = RecoveryProgress(searchHash: bytes)
+    progress.doneBelow = try index(try member("doneBelow"), "doneBelow")
+    var done: [Int] = []
+    for chunk in try array(try member("doneChunks"), "doneChunks") {
+      let value = try index(chunk, "doneChunks")
+      guard value > done.last ?? progress.doneBelow else {
+        throw .malformed(
+          "\"doneChunks\" must list distinct chunks above \"doneBelow\" in increasing order")
+      }
+      done.append(value)
+    }
+    progress.doneChunks = done
+    progress.candidates = try number("candidates")
+    progress.checksumValid = try number("checksumValid")
+    progress.checked = try number("checked")
+    progress.seconds = Double(try number("milliseconds")) / 1000
+    let found = root.members(named: "found")
+    guard found.count <= 1 else { throw .malformed("it needs at most one \"found\"") }
+    if let found = found.first?.value {
+      guard case .object = found.kind else { throw .malformed("\"found\" is not an object") }
+      let part = try index(try member("part", of: found), "part")
+      var changes: [Match.Change] = []
+      for pair in try array(try member("changes", of: found), "changes") {
+        let numbers = try array(pair, "changes")
+        guard numbers.count == 2 else {
+          throw .malformed("each of \"changes\" is [position, word]")
+        }
+        let position = try index(numbers[0], "changes")
+        let word = try index(numbers[1], "changes")
+        guard position > changes.last?.position ?? 0 else {
+          throw .malformed("\"changes\" must name distinct positions in increasing order")
+        }
+        changes.append(Match.Change(position: position, wordIndex: word))
+      }
+      progress.match = Match(part: part, changes: changes)
+    }
+    return progress
+  }
+}
+
+/// Why a checkpoint file cannot be used.
+package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file is not a checkpoint this version wrote.
+  case malformed(String)
+  /// The checkpoint belongs to another search (other words, models, passphrase, targets or
+  /// shard).
+  case otherSearch
+  /// The checkpoint carries this search's hash but what it says cannot be true of the search
+  /// (a chunk or count out of range, a match the search does not hold): it was changed.
+  case inconsistent(String)
+  /// The match the checkpoint records is not one of this search's targets any more.
+  case matchFailsTargets
+
+  package var description: String {
+    switch self {
+    case .malformed(let reason):
+      "the checkpoint cannot be read: \(reason)"
+    case .otherSearch:
+      "the checkpoint belongs to a different search (other words, options, passphrase, "
+        + "targets or shard)"
+    case .inconsistent(let reason):
+      "the checkpoint does not fit its search: \(reason)"
+    case .matchFailsTargets:
+      "the match the checkpoint records does not match the targets"
+    }
+  }
+}
