@@ -182,6 +182,8 @@ struct DeriveCommand: ParsableCommand {
     let invalid = arguments.usage(
       "\(option.synopsis) must list indexes \(range.lowerBound) to \(range.upperBound), "
         + "separated by commas, or ranges such as 0-9")
+    let tooMany = arguments.usage(
+      "\(option.synopsis) may name at most \(maximumAccounts) accounts")
     func number(_ digits: Substring) throws(CLIError) -> UInt32 {
       guard !digits.isEmpty, digits.utf8.count <= 5,
         digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
@@ -196,13 +198,10 @@ struct DeriveCommand: ParsableCommand {
       let low = try number(bounds[0])
       let high = bounds.count == 2 ? try number(bounds[1]) : low
       guard low <= high else { throw invalid }
-      guard high - low < maximumAccounts, chosen.count + Int(high - low) < maximumAccounts else {
-        throw arguments.usage("\(option.synopsis) may name at most \(maximumAccounts) accounts")
-      }
+      // A range is checked before it is expanded, the union after each step.
+      guard high - low < maximumAccounts else { throw tooMany }
       chosen.formUnion(low...high)
-    }
-    guard chosen.count <= maximumAccounts else {
-      throw arguments.usage("\(option.synopsis) may name at most \(maximumAccounts) accounts")
+      guard chosen.count <= maximumAccounts else { throw tooMany }
     }
     return chosen.sorted()
   }

@@ -183,6 +183,12 @@ struct DeriveExperimentalTests {
         + "separated by commas, or ranges such as 0-9 (see 'freedom-keys derive --help')\n")
   }
 
+  /// Overlapping ranges count once: 0-999 twice is 1000 accounts, not 2000.
+  @Test func overlappingRangesCountOnce() throws {
+    let stdout = try derive(["--experimental", "--railgun-index", "0-999,0-999,5"])
+    #expect(stdout.components(separatedBy: "\n").filter { $0.hasPrefix("Railgun ") }.count == 1000)
+  }
+
   @Test func indexesAreSortedAndListedOnce() throws {
     let stdout = try derive([
       "--experimental", "--railgun-index", "3,1-2,2", "--ppv2-index", "0-999",
