@@ -21,6 +21,16 @@ struct DeriveCommand: ParsableCommand {
     choices: ["secp256k1", "ed25519"])
   static let vaultMeta = Option.value(
     "vault-meta", "path", help: "Also list desktop's vault-meta.json wallets.")
+  static let experimental = Option.flag(
+    "experimental", help: "Also list desktop's experimental private keys.")
+  static let railgunIndex = Option.value(
+    "railgun-index", "list", help: "Railgun accounts (default 0): 0,5 or 0-9.")
+  static let ppv2Index = Option.value(
+    "ppv2-index", "list", help: "Kohaku PPv2 accounts (default 0): 0,5 or 0-9.")
+  static let railgunProfile = Option.value(
+    "railgun-profile", "id", help: "Desktop profile id for Railgun storage roots.")
+  static let railgunUserData = Option.value(
+    "railgun-user-data", "dir", help: "Its userData directory, as desktop names it.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -34,10 +44,15 @@ struct DeriveCommand: ParsableCommand {
         beside --vault-file) lists desktop's wallets at their own indexes, gaps kept,
         each compared with the stored address; device accounts (Ledger, phone, Safe)
         are named and skipped: the mnemonic holds no key for them.
+        --experimental adds desktop's experimental keys: Railgun spending and viewing
+        keys m/44'/1984'/0'/0'/i' and m/420'/1984'/0'/0'/i' (babyjubjub seed tree;
+        their BabyJubJub public keys are not computed), the accounts' storage roots
+        with --railgun-profile and --railgun-user-data, and Kohaku PPv2 keys
+        m/28784'/2'/i'. Indexes are 0 to 65535, at most 1000 of each.
         """,
       options: MnemonicOptions.all + [
         json, includeSecrets, wallets, publishers, networkID, overlayNonce, path, curve,
-        vaultMeta,
+        vaultMeta, experimental, railgunIndex, ppv2Index, railgunProfile, railgunUserData,
       ])
   }
 
@@ -55,6 +70,18 @@ struct DeriveCommand: ParsableCommand {
   let singleKey: (path: DerivationPath, curve: Curve)?
   /// desktop's `vault-meta.json`: given, or found beside the vault.
   let vaultMetaPath: String?
+  /// With --experimental: which of desktop's experimental keys to list.
+  let experimentalKeys: ExperimentalKeys?
+
+  /// The experimental accounts `derive --experimental` lists.
+  struct ExperimentalKeys {
+    /// Railgun account indexes, ascending.
+    let railgunIndexes: [UInt32]
+    /// Kohaku PPv2 account indexes, ascending.
+    let ppv2Indexes: [UInt32]
+    /// The desktop profile whose Railgun storage roots are listed.
+    let railgunProfile: (id: String, userDataDirectory: String)?
+  }
 
   /// The curves `--curve` accepts.
   enum Curve: String {
@@ -88,6 +115,11 @@ struct DeriveCommand: ParsableCommand {
       ?? (arguments.value(Self.path) == nil
         ? input.vaultPath.flatMap { DeriveVaultWallets.besideVault($0) } : nil)
 
+    experimentalKeys = try Self.experimentalKeys(arguments)
+    if experimentalKeys != nil, arguments.value(Self.path) != nil {
+      throw arguments.usage("--experimental cannot be combined with --path")
+    }
+
     let curveName = arguments.value(Self.curve)
     guard let pathText = arguments.value(Self.path) else {
       if curveName != nil { throw arguments.usage("--curve <curve> only applies with --path") }
@@ -113,6 +145,65 @@ struct DeriveCommand: ParsableCommand {
         KeyDerivationError.nonHardenedEd25519(position: offset + 1, path: path).description)
     }
     singleKey = (path, curve)
+  }
+
+  /// The --experimental selection, or nil without --experimental (then its options are refused).
+  private static func experimentalKeys(_ arguments: ParsedArguments) throws(CLIError)
+    -> ExperimentalKeys?
+  {
+    let options = [railgunIndex, ppv2Index, railgunProfile, railgunUserData]
+    guard arguments.flag(experimental) else {
+      if let given = options.first(where: { arguments.value($0) != nil }) {
+        throw arguments.usage("--\(given.name) only applies with --experimental")
+      }
+      return nil
+    }
+    let profile: (id: String, userDataDirectory: String)?
+    switch (arguments.value(railgunProfile), arguments.value(railgunUserData)) {
+    case (nil, nil): profile = nil
+    case (let id?, let directory?):
+      if id.isEmpty { throw arguments.usage("--railgun-profile <id> is empty") }
+      if directory.isEmpty { throw arguments.usage("--railgun-user-data <dir> is empty") }
+      profile = (id, directory)
+    default:
+      throw arguments.usage("--railgun-profile and --railgun-user-data must be given together")
+    }
+    return ExperimentalKeys(
+      railgunIndexes: try indexes(arguments, railgunIndex),
+      ppv2Indexes: try indexes(arguments, ppv2Index), railgunProfile: profile)
+  }
+
+  /// A list of account indexes such as `0,5,10-19` (ascending, each once); `[0]` when not given.
+  private static func indexes(_ arguments: ParsedArguments, _ option: Option) throws(CLIError)
+    -> [UInt32]
+  {
+    guard let text = arguments.value(option) else { return [0] }
+    let range = ExperimentalAccount.indexRange
+    let invalid = arguments.usage(
+      "\(option.synopsis) must list indexes \(range.lowerBound) to \(range.upperBound), "
+        + "separated by commas, or ranges such as 0-9")
+    let tooMany = arguments.usage(
+      "\(option.synopsis) may name at most \(maximumAccounts) accounts")
+    func number(_ digits: Substring) throws(CLIError) -> UInt32 {
+      guard !digits.isEmpty, digits.utf8.count <= 5,
+        digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+        let value = UInt32(digits), range.contains(value)
+      else { throw invalid }
+      return value
+    }
+    var chosen = Set<UInt32>()
+    for element in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let bounds = element.split(separator: "-", omittingEmptySubsequences: false)
+      guard bounds.count <= 2 else { throw invalid }
+      let low = try number(bounds[0])
+      let high = bounds.count == 2 ? try number(bounds[1]) : low
+      guard low <= high else { throw invalid }
+      // A range is checked before it is expanded, the union after each step.
+      guard high - low < maximumAccounts else { throw tooMany }
+      chosen.formUnion(low...high)
+      guard chosen.count <= maximumAccounts else { throw tooMany }
+    }
+    return chosen.sorted()
   }
 
   func run() throws {

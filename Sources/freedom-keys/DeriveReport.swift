@@ -78,6 +78,67 @@ struct DeriveReport {
         for (label, value) in wallet.rows { text.row(label, value) }
       }
     }
+    if let experimental = command.experimentalKeys {
+      try addExperimental(experimental, profile: profile, secrets: secrets)
+    }
+  }
+
+  /// desktop's experimental keys (`derive --experimental`): Railgun's private keys and storage
+  /// roots are secrets through and through, so without `--include-secrets` only their paths show.
+  private mutating func addExperimental(
+    _ selection: DeriveCommand.ExperimentalKeys, profile: FreedomProfile, secrets: Bool
+  ) throws {
+    var railgun: JSONObject = [:]
+    let profileID = selection.railgunProfile.map {
+      RailgunStorageRoot.profileID(id: $0.id, userDataDirectory: $0.userDataDirectory)
+    }
+    if let profileID {
+      railgun.append("profileId", .string(profileID))
+      text.section("Railgun profile")
+      text.row("Profile ID", profileID)
+    }
+    let master = try RailgunKeyNode(seed: profile.seed)
+    var accounts: [JSONValue] = []
+    for index in selection.railgunIndexes {
+      let account = try RailgunAccount(master: master, index: index)
+      var object: JSONObject = [
+        "index": .number(UInt64(index)),
+        "spendingPath": .string(account.spendingPath.description),
+        "viewingPath": .string(account.viewingPath.description),
+      ]
+      if secrets {
+        object.append("spendingKey", .string(account.spendingKey.revealHex()))
+        object.append("viewingKey", .string(account.viewingKey.revealHex()))
+        if let profileID {
+          let root = try RailgunStorageRoot.root(
+            seed: profile.seed, profileID: profileID, accountIndex: index)
+          object.append("storageRoot", .string(root.revealHex()))
+        }
+      }
+      accounts.append(.object(object))
+      addSection("Railgun \(index)", object)
+    }
+    railgun.append("accounts", .array(accounts))
+
+    var ppv2: [JSONValue] = []
+    for index in selection.ppv2Indexes {
+      var object: JSONObject = ["index": .number(UInt64(index))]
+      let key = try KohakuPPv2Key(profile: profile, index: index)
+      for member in Self.account(key.account, secrets: secrets).members {
+        object.append(member.key, member.value)
+      }
+      ppv2.append(.object(object))
+      addSection("PPv2 \(index)", object)
+    }
+    json.append("experimental", .object(["railgun": .object(railgun), "ppv2": .array(ppv2)]))
+  }
+
+  /// A summary section of `object`'s members after its index.
+  private mutating func addSection(_ title: String, _ object: JSONObject) {
+    text.section(title)
+    for (name, value) in object.members.dropFirst() {
+      text.row(Self.labels[name] ?? name, value.plainText)
+    }
   }
 
   /// One key at a user-given path.
@@ -173,6 +234,8 @@ struct DeriveReport {
     "overlay": "Overlay", "peerId": "Peer ID", "peerIdBase36": "Peer ID (base36)",
     "privKey": "kubo PrivKey", "did": "DID", "nodeId": "Node ID",
     "sshPublicKey": "SSH public key", "sshFingerprint": "SSH fingerprint", "xpub": "xpub",
+    "profileId": "Profile ID", "spendingPath": "Spending path", "viewingPath": "Viewing path",
+    "spendingKey": "Spending key", "viewingKey": "Viewing key", "storageRoot": "Storage root",
   ]
 }
 

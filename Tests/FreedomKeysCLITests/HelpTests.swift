@@ -44,6 +44,11 @@ struct HelpTests {
       --path <path>                 Print only the key at <path> (m/44'/60'/0'/0/0).
       --curve <curve>               secp256k1 (BIP-32, default), ed25519 (SLIP-10).
       --vault-meta <path>           Also list desktop's vault-meta.json wallets.
+      --experimental                Also list desktop's experimental private keys.
+      --railgun-index <list>        Railgun accounts (default 0): 0,5 or 0-9.
+      --ppv2-index <list>           Kohaku PPv2 accounts (default 0): 0,5 or 0-9.
+      --railgun-profile <id>        Desktop profile id for Railgun storage roots.
+      --railgun-user-data <dir>     Its userData directory, as desktop names it.
       -h, --help                    Show help information.
 
     The mnemonic is never read from the command line: without --mnemonic-file or
@@ -59,6 +64,11 @@ struct HelpTests {
     beside --vault-file) lists desktop's wallets at their own indexes, gaps kept,
     each compared with the stored address; device accounts (Ledger, phone, Safe)
     are named and skipped: the mnemonic holds no key for them.
+    --experimental adds desktop's experimental keys: Railgun spending and viewing
+    keys m/44'/1984'/0'/0'/i' and m/420'/1984'/0'/0'/i' (babyjubjub seed tree;
+    their BabyJubJub public keys are not computed), the accounts' storage roots
+    with --railgun-profile and --railgun-user-data, and Kohaku PPv2 keys
+    m/28784'/2'/i'. Indexes are 0 to 65535, at most 1000 of each.
 
     """
 

@@ -29,7 +29,67 @@ public struct AntIdentity: Sendable {
     self.overlayNonce = overlayNonce
   }
 
-  /// Reads an `identity.json`; other fields (such as `libp2p_keypair`) are ignored.
+  /// How an identity's overlay nonce is chosen when it is built from a key.
+  public enum NonceRule: String, Sendable, CaseIterable {
+    /// All zero: the overlay desktop Freedom, bee, iOS and Android compute.
+    case zero
+    /// keccak256("ant-ffi/overlay-nonce/v1" ‖ address): what Ant's library (`ant_identity_from_key`)
+    /// gives an identity it rebuilds from a bare key.
+    case derivedFromKey
+  }
+
+  /// Where an identity's overlay nonce came from, as far as its bytes tell.
+  public enum NonceOrigin: Sendable, Equatable {
+    /// All zero.
+    case zero
+    /// Derived from the address as Ant's library does when it restores an identity from the key.
+    case derivedFromKey
+    /// Anything else (a random nonce, as Ant mints for a new identity).
+    case other
+  }
+
+  /// The domain separator of Ant's derived nonce (freedom-hq/ant `crates/ant-ffi/src/lib.rs`,
+  /// `OVERLAY_NONCE_DOMAIN`).
+  static let derivedNonceDomain = Array("ant-ffi/overlay-nonce/v1".utf8)
+
+  /// The overlay nonce Ant's library derives for `address` when it rebuilds an identity from a
+  /// bare key: keccak256 of the 24 ASCII bytes "ant-ffi/overlay-nonce/v1" followed by the 20
+  /// address bytes (`identity_from_signing_key` in `crates/ant-ffi`).
+  public static func derivedOverlayNonce(for address: EthereumAddress) -> [UInt8] {
+    Keccak256.hash(derivedNonceDomain + address.rawRepresentation)
+  }
+
+  /// An identity for `signingKey` whose nonce follows `rule`.
+  public init(signingKey: Secp256k1.PrivateKey, nonce rule: NonceRule) {
+    let nonce =
+      switch rule {
+      case .zero: [UInt8](repeating: 0, count: Self.overlayNonceByteCount)
+      case .derivedFromKey:
+        Self.derivedOverlayNonce(for: EthereumAddress(publicKey: signingKey.publicKey))
+      }
+    self.signingKey = signingKey
+    self.overlayNonce = nonce
+  }
+
+  /// Where this identity's nonce came from: zero, derived from the key's address as Ant's
+  /// library does, or neither.
+  public var nonceOrigin: NonceOrigin {
+    if overlayNonce.allSatisfy({ $0 == 0 }) { return .zero }
+    let derived = Self.derivedOverlayNonce(for: EthereumAddress(publicKey: signingKey.publicKey))
+    return overlayNonce == derived ? .derivedFromKey : .other
+  }
+
+  /// The Swarm overlay this identity gives on `networkID` (mainnet unless told).
+  public func overlay(networkID: UInt64 = SwarmOverlay.mainnet) -> SwarmOverlay {
+    // The nonce is always 32 bytes (checked by every initializer).
+    try! SwarmOverlay(
+      address: EthereumAddress(publicKey: signingKey.publicKey), networkID: networkID,
+      nonce: overlayNonce)
+  }
+
+  /// Reads an `identity.json`; other fields (such as `libp2p_keypair`) are ignored. As leniently
+  /// as any of Ant's readers: `signing_key` may carry whitespace around it and a `0x` prefix
+  /// (`AntIdentityFile` says which readers accept what).
   public init(json: some ContiguousBytes) throws(AntIdentityError) {
     let parsed: Result<(SecureBytes, [UInt8]), AntIdentityError> = json.withUnsafeBytes { raw in
       do throws(AntIdentityError) {
@@ -84,10 +144,13 @@ public struct AntIdentity: Sendable {
     return (key, nonce)
   }
 
-  /// Hex (optional `0x`) decoded into a zeroizing buffer; nil unless valid.
+  /// Hex (whitespace around it and a `0x` allowed) decoded into a zeroizing buffer; nil unless
+  /// valid.
   private static func decodeHex(_ text: SecureBytes) -> SecureBytes? {
     text.withUnsafeBytes { raw -> SecureBytes? in
       var digits = raw[...]
+      while let first = digits.first, isWhitespace(first) { digits = digits.dropFirst() }
+      while let last = digits.last, isWhitespace(last) { digits = digits.dropLast() }
       if digits.starts(with: "0x".utf8) || digits.starts(with: "0X".utf8) {
         digits = digits.dropFirst(2)
       }
@@ -102,6 +165,12 @@ public struct AntIdentity: Sendable {
         }
       }
     }
+  }
+
+  /// The ASCII whitespace Rust's `str::trim` removes (it also removes Unicode spaces, which are
+  /// not accepted here).
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (0x09...0x0D).contains(byte)
   }
 
   /// The file's bytes exactly as Freedom's iOS app writes them (`JSONEncoder` with

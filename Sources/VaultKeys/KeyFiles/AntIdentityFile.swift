@@ -10,10 +10,14 @@ import CryptoPrimitives
 /// what desktop Freedom and the iOS app expect.
 ///
 /// Ant decodes the file with serde (member names match exactly, other members are ignored) and
-/// the `hex` crate (`decode_to_slice`: no `0x` prefix, exactly 32 bytes). `libp2p_keypair`, when
-/// present, is the hex of a libp2p `PrivateKey` protobuf and sets the node's PeerID; when absent
-/// Ant derives a secp256k1 libp2p key from `signing_key`. `overlay_nonce` enters the overlay
-/// address: keccak256(address ‖ network id (u64 LE) ‖ nonce).
+/// the `hex` crate (`decode_to_slice`: either letter case, exactly 32 bytes). antd takes every
+/// field as it is; Ant's library (`AntIdentityReader.antLibrary`) first trims whitespace around
+/// `signing_key` and drops one lowercase `0x` from it. `libp2p_keypair`, when present, is the hex
+/// of a libp2p `PrivateKey` protobuf and sets the node's PeerID; when absent Ant derives a
+/// secp256k1 libp2p key from `signing_key`. `overlay_nonce` enters the overlay address:
+/// keccak256(address ‖ network id (u64 LE) ‖ nonce); a zero nonce and the one Ant's library
+/// derives when it restores an identity from the key (`nonceOrigin`) are both expected, any
+/// other is reported.
 public struct AntIdentityFile: Sendable {
   /// The identity the file holds (read leniently, as `AntIdentity(json:)` does).
   public let identity: AntIdentity
@@ -24,26 +28,49 @@ public struct AntIdentityFile: Sendable {
   /// else the one Ant derives from the signing key (nil for a key type it cannot name).
   public let peerID: String?
 
+  /// Where the overlay nonce came from: zero (as iOS, Android and desktop write it), derived
+  /// from the key as Ant's library does when it restores an identity (`ant_identity_from_key`),
+  /// or neither (reported as `nonZeroNonce`).
+  public var nonceOrigin: AntIdentity.NonceOrigin { identity.nonceOrigin }
+
+  /// Whether the file is an identity restored from the key as Ant's library does it: the
+  /// derived nonce, and nothing any reader would refuse or do differently.
+  public var isRestoredFromKeyAsAntLibraryDoes: Bool {
+    nonceOrigin == .derivedFromKey && problems.isEmpty
+  }
+
+  /// The readers that start a node on this file (a `0x` or whitespace around `signing_key` is
+  /// accepted by Ant's library only).
+  public let acceptingReaders: Set<AntIdentityReader>
+
   /// Reads `json` (the bytes of an `identity.json`).
   public init(json: some ContiguousBytes) throws(AntIdentityError) {
     let identity = try AntIdentity(json: json)
     let derivedKeypair = Self.derivedLibp2pKeypair(identity.signingKey)
-    let scan: Result<(problems: [AntIdentityProblem], peerID: String?), AntIdentityError> =
-      json.withUnsafeBytes { raw in
-        do throws(AntIdentityError) {
-          return .success(try Self.scan(raw, identity: identity, derived: derivedKeypair))
-        } catch {
-          return .failure(error)
-        }
+    let scan: Result<Scan, AntIdentityError> = json.withUnsafeBytes { raw in
+      do throws(AntIdentityError) {
+        return .success(try Self.scan(raw, identity: identity, derived: derivedKeypair))
+      } catch {
+        return .failure(error)
       }
-    let (problems, peerID) = try scan.get()
+    }
+    let result = try scan.get()
     self.identity = identity
-    self.problems = problems
-    self.peerID = peerID
+    self.problems = result.problems
+    self.peerID = result.peerID
+    var readers = Set<AntIdentityReader>()
+    if !problems.contains(where: \.antRefusesIt) { readers.insert(.antd) }
+    if !result.libraryRefusesIt { readers.insert(.antLibrary) }
+    acceptingReaders = readers
   }
 
-  /// Whether Ant would refuse to start on this file.
+  /// Whether antd, the strictest reader, would refuse to start on this file.
   public var antRefusesIt: Bool { problems.contains { $0.antRefusesIt } }
+
+  /// Whether `reader` starts a node on this file.
+  public func isAccepted(by reader: AntIdentityReader) -> Bool {
+    acceptingReaders.contains(reader)
+  }
 
   /// The libp2p `PrivateKey` protobuf Ant derives from `signingKey` (`08 02 12 20 ‖ key`:
   /// KeyType Secp256k1 = 2, 32 data bytes), which it also writes as `libp2p_keypair` when it
@@ -67,9 +94,37 @@ public struct AntIdentityFile: Sendable {
     Base58.encode([0x00, UInt8(publicKeyProtobuf.count)] + publicKeyProtobuf)
   }
 
+  /// What a scan of the file found.
+  private struct Scan {
+    var problems: [AntIdentityProblem] = []
+    var peerID: String?
+    /// Whether Ant's library, more lenient than antd about `signing_key`, refuses the file.
+    var libraryRefusesIt = false
+  }
+
   private static func scan(
     _ raw: UnsafeRawBufferPointer, identity: AntIdentity, derived: SecureBytes
-  ) throws(AntIdentityError) -> (problems: [AntIdentityProblem], peerID: String?) {
+  ) throws(AntIdentityError) -> Scan {
+    let found = try problems(raw, identity: identity, derived: derived)
+    var scan = Scan(problems: found.problems, peerID: found.peerID)
+    // Ant's library trims and drops a lowercase 0x from signing_key; all else as antd.
+    scan.libraryRefusesIt =
+      found.signingKeyHasUppercasePrefix
+      || scan.problems.contains {
+        switch $0 {
+        case .hexPrefix(let field): field != "signing_key"
+        case .whitespace: false
+        default: $0.antRefusesIt
+        }
+      }
+    return scan
+  }
+
+  private static func problems(
+    _ raw: UnsafeRawBufferPointer, identity: AntIdentity, derived: SecureBytes
+  ) throws(AntIdentityError) -> (
+    problems: [AntIdentityProblem], peerID: String?, signingKeyHasUppercasePrefix: Bool
+  ) {
     let root: JSONNode
     do {
       root = try JSONText.parse(raw)
@@ -80,43 +135,65 @@ public struct AntIdentityFile: Sendable {
       throw .invalidJSON("the top level is not an object")
     }
     var problems: [AntIdentityProblem] = []
+    var uppercasePrefix = false
     for field in ["signing_key", "overlay_nonce"] {
       let exact = members.filter { $0.name == field }
       if exact.isEmpty { problems.append(.fieldNameCase(field: field)) }
       guard let node = exact.first?.value, JSONText.isString(node) else { continue }
-      // Only the first two characters are looked at: the key itself is not copied.
-      let start = node.range.lowerBound + 1
-      if node.range.count >= 4, raw[start] == UInt8(ascii: "0"),
-        raw[start + 1] | 0x20 == UInt8(ascii: "x")
-      {
+      let shape = hexShape(node, in: raw)
+      if shape.hasWhitespace { problems.append(.whitespace(field: field)) }
+      if let prefix = shape.prefix {
         problems.append(.hexPrefix(field: field))
+        if field == "signing_key", prefix == UInt8(ascii: "X") { uppercasePrefix = true }
       }
     }
-    if identity.overlayNonce.contains(where: { $0 != 0 }) {
-      let address = EthereumAddress(publicKey: identity.signingKey.publicKey)
-      let overlay = try? SwarmOverlay(address: address, nonce: identity.overlayNonce)
-      problems.append(.nonZeroNonce(overlay: overlay?.hex ?? ""))
+    if identity.nonceOrigin == .other {
+      problems.append(.nonZeroNonce(overlay: identity.overlay().hex))
     }
 
     let derivedPeerID = derivedPeerID(identity.signingKey.publicKey)
     let keypairs = members.filter { $0.name == "libp2p_keypair" }
     guard let node = keypairs.first?.value, !isNull(node) else {
-      return (problems, derivedPeerID)
+      return (problems, derivedPeerID, uppercasePrefix)
     }
     guard keypairs.count == 1, JSONText.isString(node),
       let protobuf = decodeHex(node, in: raw)
     else {
       problems.append(.unreadableLibp2pKeypair)
-      return (problems, nil)
+      return (problems, nil, uppercasePrefix)
     }
-    if protobuf == derived { return (problems, derivedPeerID) }
+    if protobuf == derived { return (problems, derivedPeerID, uppercasePrefix) }
     let found = peerID(ofPrivateKeyProtobuf: protobuf)
     if found == nil, !problems.contains(.unreadableLibp2pKeypair) {
       problems.append(.unreadableLibp2pKeypair)
-      return (problems, nil)
+      return (problems, nil, uppercasePrefix)
     }
     problems.append(.foreignLibp2pKeypair(peerID: found ?? "", derivedPeerID: derivedPeerID))
-    return (problems, found)
+    return (problems, found, uppercasePrefix)
+  }
+
+  /// Whether a hex string has whitespace around it and which `0x` / `0X` it starts with after
+  /// that (`x` or `X`, nil for none). The string is decoded into a zeroizing buffer: it may be
+  /// the key.
+  private static func hexShape(_ node: JSONNode, in raw: UnsafeRawBufferPointer) -> (
+    hasWhitespace: Bool, prefix: UInt8?
+  ) {
+    var count = 0
+    JSONText.decodeString(node, in: raw) { _ in count += 1 }
+    let text = SecureBytes(count: count) { out in
+      var cursor = SecureByteCursor(out)
+      JSONText.decodeString(node, in: raw) { cursor.append($0) }
+    }
+    return text.withUnsafeBytes { bytes in
+      var body = bytes[...]
+      while let first = body.first, AntIdentity.isWhitespace(first) { body = body.dropFirst() }
+      while let last = body.last, AntIdentity.isWhitespace(last) { body = body.dropLast() }
+      let prefix: UInt8? =
+        body.count >= 2 && body.first == UInt8(ascii: "0")
+          && body[body.startIndex + 1] | 0x20 == UInt8(ascii: "x")
+        ? body[body.startIndex + 1] : nil
+      return (body.count != bytes.count, prefix)
+    }
   }
 
   private static func isNull(_ node: JSONNode) -> Bool {
@@ -168,10 +245,25 @@ public struct AntIdentityFile: Sendable {
   }
 }
 
+/// The programs that read an Ant `identity.json`, whose rules differ (freedom-hq/ant).
+public enum AntIdentityReader: String, Sendable, CaseIterable {
+  /// antd (`crates/antd`, `load_or_create_identity`): every hex field exactly as the `hex` crate
+  /// decodes it — no `0x`, no whitespace.
+  case antd
+  /// Ant's library (`crates/ant-ffi`, `decode_identity`: the data directory's `identity.json` of
+  /// `ant_init` and the host's document of `ant_init_with_identity`): `signing_key` is trimmed of
+  /// whitespace and may start with a lowercase `0x`; the other fields as antd reads them.
+  case antLibrary
+}
+
 /// One way an `identity.json` differs from what Ant, desktop Freedom and the iOS app agree on.
 public enum AntIdentityProblem: Equatable, Sendable, CustomStringConvertible {
-  /// A hex field starts with `0x`: Ant's hex decoder refuses it and the node does not start.
+  /// A hex field starts with `0x`: antd's hex decoder refuses it and the node does not start;
+  /// Ant's library accepts a lowercase `0x` on `signing_key` only.
   case hexPrefix(field: String)
+  /// A hex field has whitespace around it: antd refuses it; Ant's library trims it from
+  /// `signing_key` only.
+  case whitespace(field: String)
   /// The field is present only with other letter case: serde matches names exactly, so Ant
   /// reports it missing and does not start.
   case fieldNameCase(field: String)
@@ -184,10 +276,11 @@ public enum AntIdentityProblem: Equatable, Sendable, CustomStringConvertible {
   /// `libp2p_keypair` is not a hex libp2p key Ant can load: the node does not start.
   case unreadableLibp2pKeypair
 
-  /// Whether Ant refuses to start with this problem.
+  /// Whether antd, the strictest reader, refuses to start with this problem
+  /// (`AntIdentityFile.isAccepted(by:)` answers for each reader).
   public var antRefusesIt: Bool {
     switch self {
-    case .hexPrefix, .fieldNameCase, .unreadableLibp2pKeypair: true
+    case .hexPrefix, .whitespace, .fieldNameCase, .unreadableLibp2pKeypair: true
     case .nonZeroNonce, .foreignLibp2pKeypair: false
     }
   }
@@ -196,6 +289,11 @@ public enum AntIdentityProblem: Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .hexPrefix(let field):
       "'\(field)' starts with 0x, which Ant refuses: the node will not start"
+    case .whitespace(let field) where field == "signing_key":
+      "'signing_key' has spaces or line breaks around it, which antd refuses: the node will not "
+        + "start (Ant's library trims them)"
+    case .whitespace(let field):
+      "'\(field)' has spaces or line breaks around it, which Ant refuses: the node will not start"
     case .fieldNameCase(let field):
       "'\(field)' is spelled with other letter case, so Ant does not find it: the node will not start"
     case .nonZeroNonce(let overlay):
