@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "VaultKeys", targets: ["VaultKeys"]),
     .library(name: "NodeFiles", targets: ["NodeFiles"]),
+    .library(name: "FreedomNodes", targets: ["FreedomNodes"]),
     .executable(name: "freedom-keys", targets: ["freedom-keys"]),
   ],
   targets: [
@@ -33,13 +34,17 @@ let package = Package(
         .embedInCode("Wordlists/portuguese.txt"),
       ]),
     .target(name: "NodeFiles", dependencies: ["VaultKeys", "CryptoPrimitives"]),
-    .executableTarget(name: "freedom-keys", dependencies: ["NodeFiles", "VaultKeys"]),
+    .target(name: "FreedomNodes", dependencies: ["VaultKeys", "NodeFiles", "CryptoPrimitives"]),
+    .executableTarget(
+      name: "freedom-keys", dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys"]),
     .executableTarget(
       name: "freedom-keys-bench", dependencies: ["NodeFiles", "VaultKeys", "CryptoPrimitives"],
       path: "Benchmarks/freedom-keys-bench"),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
     .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),
+    .testTarget(
+      name: "FreedomNodesTests", dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys"]),
     .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
     .testTarget(
       name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],
