@@ -44,7 +44,8 @@ let package = Package(
     .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),
     .testTarget(
-      name: "FreedomNodesTests", dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys"]),
+      name: "FreedomNodesTests",
+      dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
     .testTarget(
       name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],

@@ -52,3 +52,15 @@ final class NodeFixture {
       privateKey: profile.swarm.privateKey, password: SecureBytes(utf8: password), scryptN: 1024)
   }
 }
+
+/// The conflicts `body` was refused with, or nil when it was not refused (another error is
+/// rethrown).
+func refusal(_ body: () throws(NodeError) -> Void) throws -> [NodeConflict]? {
+  do {
+    try body()
+    return nil
+  } catch {
+    if case .refused(let conflicts) = error { return conflicts }
+    throw error
+  }
+}
