@@ -1,7 +1,7 @@
 import FreedomNodes
 import VaultKeys
 
-/// `freedom-keys export ant`: the Swarm key as Ant's `identity.json`.
+/// `freedom-keys export ant`: the Swarm key as Ant's identity file (`Ant`).
 struct ExportAntCommand: ParsableCommand {
   static let dataDir = Option.value("data-dir", "dir", help: "Ant's data directory.")
   static let force = Option.flag("force", help: "Replace another identity's key.")
@@ -9,9 +9,9 @@ struct ExportAntCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "ant",
-      abstract: "Write Ant's identity.json for the Swarm key m/44'/60'/0'/0/1.",
+      abstract: "Write Ant's \(Ant.identityFile) for the Swarm key m/44'/60'/0'/0/1.",
       discussion: """
-        <dir>/identity.json holds the Swarm signing key (hex) and an all-zero overlay
+        <dir>/\(Ant.identityFile) holds the Swarm signing key (hex) and an all-zero overlay
         nonce, byte for byte as Freedom's iOS app writes it, so Ant has the same overlay
         address as bee and desktop Freedom; mode 0600, <dir> 0700 if created. A file
         with the same key that Ant would refuse (a 0x prefix) is rewritten; one with a

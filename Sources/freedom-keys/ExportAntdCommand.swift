@@ -2,27 +2,27 @@ import CryptoPrimitives
 import FreedomNodes
 import VaultKeys
 
-/// `freedom-keys export antd`: the Swarm wallet as antd's `keys/swarm.key`, opened by the
-/// password in `config.yaml` — what desktop Freedom's `ant-data` holds.
+/// `freedom-keys export antd`: the Swarm wallet as antd's keystore, opened by the password
+/// antd reads — what desktop Freedom's ant-data holds (`Antd`).
 struct ExportAntdCommand: ParsableCommand {
   static let dataDir = Option.value(
     "data-dir", "dir", help: "antd's data directory (desktop: ant-data).")
   static let passwordFile = Option.value(
-    "password-file", "path", help: "Password when config.yaml has none.")
+    "password-file", "path", help: "Password when \(Antd.configFile) has none.")
   static let force = Option.flag("force", help: "Replace another identity; remove its state.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "antd",
-      abstract: "Write antd's keys/swarm.key for the Swarm wallet m/44'/60'/0'/0/1.",
+      abstract: "Write antd's \(Antd.keystoreFile) for the Swarm wallet m/44'/60'/0'/0/1.",
       discussion: """
-        The keystore is opened by the password: line of <dir>/config.yaml, as antd and
+        The keystore is opened by the password: line of <dir>/\(Antd.configFile), as antd and
         desktop Freedom read it. That password is kept when there is one; else the
-        file named by config.yaml's password-file:, else --password-file (trailing
+        file named by \(Antd.configFile)'s password-file:, else --password-file (trailing
         CR/LF removed, as antd reads it), else 32 random bytes as hex; a new password
-        is written into config.yaml's password: line, every other line kept byte for
+        is written into \(Antd.configFile)'s password: line, every other line kept byte for
         byte (the file is created if absent). A keystore of the mnemonic that the
-        password does not open is rewritten. antd's own identity.json and signing.key
+        password does not open is rewritten. antd's own \(Antd.ownIdentityFile) and \(Antd.ownSigningKeyFile)
         are removed with the change (antd would keep using them otherwise); one that
         holds another key, like a keystore of another address, needs --force, which
         also removes the old identity's statestore, localstore, kademlia-metrics,
@@ -71,7 +71,7 @@ struct ExportAntdCommand: ParsableCommand {
     return password
   }
 
-  /// The lines `export antd` (and `export freedom` for its ant-data) prints for `plan`.
+  /// The lines `export antd` (and `export freedom` for its antd part) prints for `plan`.
   static func report(_ plan: Antd.Plan, profile: FreedomProfile) throws -> String {
     let expected = plan.expected.checksummed
     guard plan.change != nil else {

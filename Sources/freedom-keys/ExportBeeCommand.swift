@@ -1,7 +1,7 @@
 import FreedomNodes
 import VaultKeys
 
-/// `freedom-keys export bee`: the Swarm wallet as bee's `keys/swarm.key`.
+/// `freedom-keys export bee`: the Swarm wallet as bee's keystore (`Bee`).
 struct ExportBeeCommand: ParsableCommand {
   static let dataDir = Option.value("data-dir", "dir", help: "bee's data directory (--data-dir).")
   static let passwordFile = Option.value(
@@ -14,15 +14,15 @@ struct ExportBeeCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "bee",
-      abstract: "Write bee's keys/swarm.key for the Swarm wallet m/44'/60'/0'/0/1.",
+      abstract: "Write bee's \(Bee.keystoreFile) for the Swarm wallet m/44'/60'/0'/0/1.",
       discussion: """
         The key file is a Web3 Secret Storage (v3) keystore as bee writes it: scrypt
         (n=32768, r=8, p=1; --scrypt-n 262144 for geth's cost), AES-128-CTR,
         Keccak-256 MAC, mode 0600 in keys/ (0700). The password file is read as bee
         reads --password-file: leading and trailing newlines are not part of it.
-        Without --password-file, <dir>/password is used if it exists, else 32 random
+        Without --password-file, <dir>/\(Bee.passwordFile) is used if it exists, else 32 random
         bytes are written there as hex (0600); start bee with
-        --password-file <dir>/password.
+        --password-file <dir>/\(Bee.passwordFile).
         With --force, a key of another identity is replaced and what bee kept for it
         is removed: keys/libp2p_v2.key, keys/pss.key, statestore, localstore,
         kademlia-metrics, stamperstore.

@@ -3,8 +3,8 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys export freedom`: restores a desktop Freedom installation from the mnemonic in
-/// one transaction — antd's `ant-data`, Radicle's home where desktop looks for it and, with a
-/// vault password, `identity/identity-vault.json` and `vault-meta.json` as desktop writes them.
+/// one transaction — antd's data, Radicle's home where desktop looks for it and, with a vault
+/// password, the vault and its metadata as desktop writes them (`DesktopInstallation`).
 struct ExportFreedomCommand: ParsableCommand {
   static let freedomDir = Option.value(
     "freedom-dir", "dir", help: "Desktop's userData (Linux: ~/.config/Freedom).")
@@ -21,13 +21,13 @@ struct ExportFreedomCommand: ParsableCommand {
       abstract: "Restore a desktop Freedom installation (ant-data, Radicle, vault).",
       discussion: """
         Close Freedom first. Writes, in one transaction under <dir>: ant-data as
-        'export antd' does (config.yaml's password kept); Radicle's keys and alias in
+        'export antd' does (\(Antd.configFile)'s password kept); Radicle's keys and alias in
         <dir>/R/<slot> when <dir> is a packaged build's default profile
         (profile-registry.json, profile.json's slot), else <dir>/radicle-data, or
         --radicle-home (a home outside <dir> is a second transaction); and with
         --vault-password-file (at least 8 characters, as desktop requires) the vault
-        identity/identity-vault.json (PBKDF2-SHA256 900,000, AES-256-GCM) and
-        identity/vault-meta.json exactly as desktop's import writes them. Desktop
+        \(DesktopInstallation.vaultFile) (PBKDF2-SHA256 900,000, AES-256-GCM) and
+        \(DesktopInstallation.vaultMetaFile) exactly as desktop's import writes them. Desktop
         derives from English mnemonics without a BIP-39 passphrase, so both are
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
         backup (then --vault-password-file opens it and protects the new vault) or the

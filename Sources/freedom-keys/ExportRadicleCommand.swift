@@ -1,12 +1,12 @@
 import FreedomNodes
 import VaultKeys
 
-/// `freedom-keys export radicle`: the Radicle key as `keys/radicle` and `keys/radicle.pub`, and
-/// optionally the node alias in `config.json`.
+/// `freedom-keys export radicle`: the Radicle key pair, and optionally the node alias
+/// (`Radicle`).
 struct ExportRadicleCommand: ParsableCommand {
   static let home = Option.value("home", "dir", help: "The Radicle home (RAD_HOME, ~/.radicle).")
   static let alias = Option.value(
-    "alias", "name", help: "Set node.alias in config.json; key comment.")
+    "alias", "name", help: "Set node.alias in \(Radicle.configFile); key comment.")
   static let force = Option.flag("force", help: "Replace another identity's key.")
 
   /// The key comment when no alias is given.
@@ -17,11 +17,11 @@ struct ExportRadicleCommand: ParsableCommand {
       name: "radicle",
       abstract: "Write Radicle's keys for the key m/44'/73404'/0'/0'/0'.",
       discussion: """
-        keys/radicle is an unencrypted OpenSSH Ed25519 private key (mode 0600) that
+        \(Radicle.privateKeyFile) is an unencrypted OpenSSH Ed25519 private key (mode 0600) that
         Radicle's ssh-key parser accepts and that is the same bytes on every export;
-        keys/radicle.pub is its 'ssh-ed25519 AAAA… comment' line (mode 0644). The
+        \(Radicle.publicKeyFile) is its 'ssh-ed25519 AAAA… comment' line (mode 0644). The
         comment is the alias, or 'freedom-keys'. --alias must be 1 to 32 bytes without
-        whitespace or control characters; only node.alias of config.json changes, or
+        whitespace or control characters; only node.alias of \(Radicle.configFile) changes, or
         the file is created with just the alias.
         """ + "\n\n" + ExportCommand.inputHelp,
       options: MnemonicOptions.all + [home, alias, force])

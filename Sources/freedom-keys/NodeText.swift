@@ -126,7 +126,7 @@ enum NodeText {
     let hint =
       conflicts.count == 1
       ? hint(conflicts[0])
-      : "--force replaces them all; the old identities' files are removed"
+      : "--force replaces it and the others named"
     return conflicts.map(describe).joined(separator: "; ") + "; nothing was written (\(hint))"
   }
 

@@ -3,14 +3,14 @@ import VaultKeys
 
 /// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
 struct VerifyCommand: ParsableCommand {
-  static let beeDir = Option.value("bee-dir", "dir", help: "Check bee's <dir>/keys/swarm.key.")
+  static let beeDir = Option.value("bee-dir", "dir", help: "Check bee's <dir>/\(Bee.keystoreFile).")
   static let passwordFile = Option.value(
-    "password-file", "path", help: "Decrypt swarm.key with the password in <path>.")
+    "password-file", "path", help: "Decrypt the keystore with this password.")
   static let kuboRepo = Option.value(
-    "kubo-repo", "dir", help: "Check Identity in kubo's <dir>/config.")
+    "kubo-repo", "dir", help: "Check Identity in kubo's <dir>/\(Kubo.configFile).")
   static let radicleHome = Option.value(
-    "radicle-home", "dir", help: "Check <dir>/keys/radicle and radicle.pub.")
-  static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/identity.json.")
+    "radicle-home", "dir", help: "Check <dir>/\(Radicle.privateKeyFile) and its .pub.")
+  static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/\(Ant.identityFile).")
   static let antdDir = Option.value(
     "antd-dir", "dir", help: "Check antd's keystore, opened as antd opens it.")
   static let json = Option.flag("json", help: "Print JSON instead of one line per node.")
@@ -24,21 +24,21 @@ struct VerifyCommand: ParsableCommand {
       discussion: """
         Give at least one directory. Each node gets one line: match, MISMATCH (with
         what was expected and found) or not present. Without --password-file only
-        the address field of swarm.key is compared, which anyone could have written:
+        the address field of the keystore is compared, which anyone could have written:
         the result says it is unauthenticated. The password file is read as bee
         reads it (leading and trailing newlines removed).
         Exit status: 0 when every node given matches, 3 when one differs or has no
         key, 1 on errors (wrong password, unreadable or corrupt file, no such
         directory). The mnemonic is read as by 'derive'. --json adds "ok" (true when
         the exit status is 0).
-        --antd-dir opens antd's keystore with the password antd reads (config.yaml's
+        --antd-dir opens antd's keystore with the password antd reads (\(Antd.configFile)'s
         password:, else the file its password-file: names) and holds it to antd's
         rule: version 3 and a Keccak-256 MAC (bee's old SHA3-256 files are refused);
-        antd's own identity.json is reported beside it.
+        antd's own \(Antd.ownIdentityFile) is reported beside it.
         --freedom-dir checks a desktop Freedom userData on its own: the vault (opened
         with --vault-password-file, or the source of the mnemonic when none is given),
-        vault-meta.json's wallets, ant-data (with config.yaml's password), antd's own
-        identity.json, a bee-data left from before the migration, Radicle's home and
+        \(DesktopVaultMeta.fileName)'s wallets, ant-data (with \(Antd.configFile)'s password), antd's
+        own \(Antd.ownIdentityFile), a bee-data left from before the migration, Radicle's home and
         an old ipfs-data; what is not there is listed as absent and does not fail.
         """,
       options: MnemonicOptions.all + [

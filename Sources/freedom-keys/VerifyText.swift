@@ -202,7 +202,7 @@ enum VerifyText {
 
   private static func label(_ name: String?) -> String { name.map { " \"\($0)\"" } ?? "" }
 
-  /// The node directory of a keystore path (`<dir>/keys/swarm.key`).
+  /// The node directory of a keystore path.
   private static func parent(_ keystorePath: String) -> String {
     let suffix = "/" + Antd.keystoreFile
     return keystorePath.hasSuffix(suffix)

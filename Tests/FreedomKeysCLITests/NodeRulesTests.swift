@@ -117,7 +117,7 @@ struct NodeRulesTests {
     #expect(refused.stderr.contains("\(userData)/identity/identity-vault.json holds another vault"))
     #expect(
       refused.stderr.hasSuffix(
-        "(--force replaces them all; the old identities' files are removed)\n"))
+        "(--force replaces it and the others named)\n"))
     #expect(refused.stderr.split(separator: "\n").count == 1)
   }
 
