@@ -34,6 +34,7 @@ public struct DesktopInstallation: FreedomNode {
     throws(NodeError)
   {
     paths = DesktopUserData(root: userData)
+    try NodeSession.requireDirectoryOrAbsent(userData)
     if let radicleHome {
       self.radicleHome = radicleHome
     } else {
