@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "VaultKeys", targets: ["VaultKeys"]),
     .library(name: "NodeFiles", targets: ["NodeFiles"]),
+    .library(name: "FreedomNodes", targets: ["FreedomNodes"]),
     .executable(name: "freedom-keys", targets: ["freedom-keys"]),
   ],
   targets: [
@@ -36,14 +37,24 @@ let package = Package(
       ]),
     .target(name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .target(name: "NodeFiles", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .target(
+      name: "FreedomNodes",
+      dependencies: ["VaultKeys", "NodeFiles", "PhraseRecovery", "CryptoPrimitives"]),
     .executableTarget(
-      name: "freedom-keys", dependencies: ["NodeFiles", "VaultKeys", "PhraseRecovery"]),
+      name: "freedom-keys",
+      dependencies: [
+        "FreedomNodes", "NodeFiles", "VaultKeys", "PhraseRecovery", "CryptoPrimitives",
+      ]
+    ),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
     .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .testTarget(
       name: "PhraseRecoveryTests",
       dependencies: ["PhraseRecovery", "VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),
+    .testTarget(
+      name: "FreedomNodesTests",
+      dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys", "CryptoPrimitives"]),
     .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
     .testTarget(
       name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],

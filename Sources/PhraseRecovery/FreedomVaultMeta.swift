@@ -1,6 +1,6 @@
 import VaultKeys
 
-/// Desktop Freedom's `vault-meta.json`: the package addresses it keeps beside the encrypted
+/// Desktop Freedom's `vault-meta.json`: the public addresses it keeps beside the encrypted
 /// vault so it can show them while locked. Only what recovery can match is read.
 package struct FreedomVaultMeta: Sendable {
   /// `addresses.userWallet`: m/44'/60'/0'/0/0.

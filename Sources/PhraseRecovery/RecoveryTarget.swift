@@ -66,12 +66,12 @@ package enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A package fact of the identity a damaged phrase belongs to, compared as raw bytes.
+/// A public fact of the identity a damaged phrase belongs to, compared as raw bytes.
 package struct RecoveryTarget: Sendable, Equatable {
   enum Value: Sendable, Equatable {
     /// 20 address bytes.
     case address([UInt8])
-    /// A 32-byte Ed25519 package key.
+    /// A 32-byte Ed25519 public key.
     case ed25519([UInt8])
     /// 32 overlay bytes of the Swarm wallet on a network with a nonce.
     case overlay([UInt8], networkID: UInt64, nonce: [UInt8])

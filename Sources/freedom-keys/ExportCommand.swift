@@ -1,5 +1,3 @@
-import NodeFiles
-
 /// `freedom-keys export`: writes one node's key files from the mnemonic.
 struct ExportCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
@@ -24,21 +22,4 @@ struct ExportCommand: ParsableCommand {
     file, fsync, rename). A file that already holds the mnemonic's identity is left
     alone; one that holds another identity is replaced only with --force.
     """
-
-  /// The report line for a file that already holds the identity.
-  static func unchanged(_ path: String, _ what: String) -> String {
-    "\(path) already holds \(what); nothing to do\n"
-  }
-
-  /// The refusal when a node file holds another identity and --force was not given.
-  static func refusal(_ path: String, holds found: String, expected: String) -> CLIError {
-    .failure(
-      "\(path) holds \(found), not the mnemonic's \(expected); nothing was written "
-        + "(--force replaces it)")
-  }
-
-  /// The refusal when a node file cannot be understood and --force was not given.
-  static func refusal(_ unreadable: UnreadableNodeFile) -> CLIError {
-    .failure("\(unreadable.description); nothing was written (--force replaces it)")
-  }
 }

@@ -3,7 +3,7 @@ import VaultKeys
 /// The line said on stderr before a key derivation expected to take longer than a second, so a
 /// slow run is not mistaken for a hang. The estimate comes from the parameters alone.
 enum KDFNotice {
-  /// Says `what` (e.g. "decrypting /x/swarm.key (scrypt n=2^20, r=8, p=1)") will take about
+  /// Says `what` (e.g. "decrypting /x/keystore (scrypt n=2^20, r=8, p=1)") will take about
   /// `seconds`, when that is more than one.
   static func announce(_ what: String, seconds: Double) {
     guard seconds > 1 else { return }

@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
+import FreedomNodes
 import Glibc
 import NodeFiles
 import PhraseRecovery
@@ -512,78 +513,14 @@ struct RecoverCommand: ParsableCommand {
 
   /// The targets a node or Freedom directory names, from public data only.
   static func targets(from directory: String, option: Option) throws -> [RecoveryTarget] {
-    try ExportFiles.requireDirectory(directory)
-    func required(_ name: String) throws -> (path: String, bytes: SecureBytes) {
-      let path = ExportFiles.join(directory, name)
-      guard let bytes = try ExportFiles.read(path) else {
-        throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs it as a target")
-      }
-      return (path, bytes)
-    }
-    func unreadable(_ path: String, _ error: Error) -> CLIError {
-      .failure("\(path) cannot be read: \(error)")
-    }
-    switch option {
-    case beeDir, antdDir:
-      let (path, bytes) = try required("keys/swarm.key")
-      let keystore: Web3Keystore
-      do {
-        keystore = try Web3Keystore(json: bytes.withUnsafeBytes { Array($0) })
-      } catch {
-        throw unreadable(path, error)
-      }
-      guard let address = keystore.address else {
-        throw CLIError.failure("\(path) has no address field; give the address with --address")
-      }
-      return [.address(address, of: .swarm)]
-    case kuboRepo:
-      let (path, bytes) = try required("config")
-      let config: KuboConfig
-      do {
-        config = try KuboConfig(json: bytes)
-      } catch {
-        throw unreadable(path, error)
-      }
-      guard let text = config.peerID else {
-        throw CLIError.failure("\(path) has no Identity.PeerID; run 'ipfs init' or give --peer-id")
-      }
-      do {
-        return [.peerID(try Libp2pPeerID(text))]
-      } catch {
-        throw unreadable(path, error)
-      }
-    case radicleHome:
-      let (path, bytes) = try required("keys/radicle.pub")
-      do {
-        return [
-          .radicle(RadicleIdentity(publicKey: try ExportRadicleCommand.publicKey(inLine: bytes)))
-        ]
-      } catch {
-        throw unreadable(path, error)
-      }
-    case antDir:
-      let (path, bytes) = try required("identity.json")
-      do {
-        let identity = try AntIdentity(json: bytes)
-        return [.address(EthereumAddress(publicKey: identity.signingKey.publicKey), of: .swarm)]
-      } catch {
-        throw unreadable(path, error)
-      }
-    default:
-      let direct = ExportFiles.join(directory, "vault-meta.json")
-      let nested = ExportFiles.join(directory, "identity/vault-meta.json")
-      let path =
-        try ExportFiles.read(direct) != nil ? "vault-meta.json" : "identity/vault-meta.json"
-      guard try ExportFiles.read(direct) != nil || ExportFiles.read(nested) != nil else {
-        throw CLIError.failure(
-          "\(directory) holds no vault-meta.json (nor identity/vault-meta.json): give desktop "
-            + "Freedom's user data directory")
-      }
-      let (file, bytes) = try required(path)
-      do {
-        return try FreedomVaultMeta(json: bytes.withUnsafeBytes { Array($0) }).targets
-      } catch {
-        throw unreadable(file, error)
+    try NodeText.run(.recover(option)) {
+      switch option {
+      case beeDir: try NodeSession.recoveryTargets(Bee(directory: directory))
+      case antdDir: try NodeSession.recoveryTargets(Antd(directory: directory))
+      case kuboRepo: try NodeSession.recoveryTargets(Kubo(repository: directory))
+      case radicleHome: try NodeSession.recoveryTargets(Radicle(home: directory))
+      case antDir: try NodeSession.recoveryTargets(Ant(directory: directory))
+      default: try NodeSession.recoveryTargets(DesktopInstallation(userData: directory))
       }
     }
   }

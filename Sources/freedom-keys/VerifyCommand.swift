@@ -1,17 +1,18 @@
-import CryptoPrimitives
-import NodeFiles
+import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
 struct VerifyCommand: ParsableCommand {
-  static let beeDir = Option.value("bee-dir", "dir", help: "Check bee's <dir>/keys/swarm.key.")
+  static let beeDir = Option.value("bee-dir", "dir", help: "Check bee's <dir>/\(Bee.keystoreFile).")
   static let passwordFile = Option.value(
-    "password-file", "path", help: "Decrypt swarm.key with the password in <path>.")
+    "password-file", "path", help: "Decrypt the keystore with this password.")
   static let kuboRepo = Option.value(
-    "kubo-repo", "dir", help: "Check Identity in kubo's <dir>/config.")
+    "kubo-repo", "dir", help: "Check Identity in kubo's <dir>/\(Kubo.configFile).")
   static let radicleHome = Option.value(
-    "radicle-home", "dir", help: "Check <dir>/keys/radicle and radicle.pub.")
-  static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/identity.json.")
+    "radicle-home", "dir", help: "Check <dir>/\(Radicle.privateKeyFile) and its .pub.")
+  static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/\(Ant.identityFile).")
+  static let antdDir = Option.value(
+    "antd-dir", "dir", help: "Check antd's keystore, opened as antd opens it.")
   static let json = Option.flag("json", help: "Print JSON instead of one line per node.")
   static let freedomDir = Option.value(
     "freedom-dir", "dir", help: "Check a whole desktop installation (userData).")
@@ -23,20 +24,25 @@ struct VerifyCommand: ParsableCommand {
       discussion: """
         Give at least one directory. Each node gets one line: match, MISMATCH (with
         what was expected and found) or not present. Without --password-file only
-        the address field of swarm.key is compared, which anyone could have written:
+        the address field of the keystore is compared, which anyone could have written:
         the result says it is unauthenticated. The password file is read as bee
         reads it (leading and trailing newlines removed).
         Exit status: 0 when every node given matches, 3 when one differs or has no
         key, 1 on errors (wrong password, unreadable or corrupt file, no such
-        directory). The mnemonic is read as by 'derive'.
+        directory). The mnemonic is read as by 'derive'. --json adds "ok" (true when
+        the exit status is 0).
+        --antd-dir opens antd's keystore with the password antd reads (\(Antd.configFile)'s
+        password:, else the file its password-file: names) and holds it to antd's
+        rule: version 3 and a Keccak-256 MAC (bee's old SHA3-256 files are refused);
+        antd's own \(Antd.ownIdentityFile) is reported beside it.
         --freedom-dir checks a desktop Freedom userData on its own: the vault (opened
         with --vault-password-file, or the source of the mnemonic when none is given),
-        vault-meta.json's wallets, ant-data (with config.yaml's password), antd's own
-        identity.json, a bee-data left from before the migration, Radicle's home and
+        \(DesktopVaultMeta.fileName)'s wallets, ant-data (with \(Antd.configFile)'s password), antd's
+        own \(Antd.ownIdentityFile), a bee-data left from before the migration, Radicle's home and
         an old ipfs-data; what is not there is listed as absent and does not fail.
         """,
       options: MnemonicOptions.all + [
-        beeDir, passwordFile, kuboRepo, radicleHome, antDir, freedomDir, json,
+        beeDir, passwordFile, kuboRepo, radicleHome, antDir, antdDir, freedomDir, json,
       ])
   }
 
@@ -46,6 +52,7 @@ struct VerifyCommand: ParsableCommand {
   let kuboRepository: String?
   let radicleDirectory: String?
   let antDirectory: String?
+  let antdDirectory: String?
   /// With --freedom-dir: the password of the installation's vault.
   let vaultPasswordPath: String?
   let printsJSON: Bool
@@ -61,8 +68,11 @@ struct VerifyCommand: ParsableCommand {
     kuboRepository = arguments.value(Self.kuboRepo)
     radicleDirectory = arguments.value(Self.radicleHome)
     antDirectory = arguments.value(Self.antDir)
+    antdDirectory = arguments.value(Self.antdDir)
     printsJSON = arguments.flag(Self.json)
-    let directories = [beeDirectory, kuboRepository, radicleDirectory, antDirectory]
+    let directories = [
+      beeDirectory, kuboRepository, radicleDirectory, antDirectory, antdDirectory,
+    ]
     if let freedomDirectory {
       if freedomDirectory.isEmpty { throw arguments.usage("a directory given is empty") }
       if directories.contains(where: { $0 != nil }) || passwordPath != nil {
@@ -72,7 +82,7 @@ struct VerifyCommand: ParsableCommand {
     }
     guard directories.contains(where: { $0 != nil }) else {
       throw arguments.usage(
-        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir")
+        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir")
     }
     if directories.contains("") { throw arguments.usage("a directory given is empty") }
     if passwordPath != nil, beeDirectory == nil {
@@ -91,52 +101,34 @@ struct VerifyCommand: ParsableCommand {
     let profile = try FreedomProfile(seed: seed)
     let password = try passwordPath.map { try KeystorePassword.read($0) }
 
-    // Every check runs before anything is printed: an error leaves stdout empty.
-    var results: [VerifyResult] = []
-    // Each directory is read under its lock, after any interrupted export in it was finished
-    // or undone, so what is reported is what the node will read.
-    if let beeDirectory {
-      results.append(
-        try NodeDirectoryAccess.reading(beeDirectory, layout: .bee) { _ in
-          try VerifyResult.bee(beeDirectory, password: password, profile: profile)
-        })
-    }
-    if let kuboRepository {
-      results.append(
-        try NodeDirectoryAccess.reading(kuboRepository, layout: .kubo) { _ in
-          try VerifyResult.kubo(kuboRepository, profile: profile)
-        })
-    }
-    if let radicleDirectory {
-      results.append(
-        try NodeDirectoryAccess.reading(radicleDirectory, layout: .radicle) { _ in
-          try VerifyResult.radicle(radicleDirectory, profile: profile)
-        })
-    }
-    if let antDirectory {
-      results.append(
-        try NodeDirectoryAccess.reading(antDirectory, layout: .ant) { _ in
-          try VerifyResult.ant(antDirectory, profile: profile)
-        })
+    // Every check runs before anything is printed: an error leaves stdout empty. Each directory
+    // is read under its lock, after any interrupted export in it was finished or undone, so what
+    // is reported is what the node will read.
+    var findings: [NodeFinding] = []
+    try NodeText.run(.verify) {
+      func check(_ node: some FreedomNode) throws {
+        findings += try NodeSession.verify(node, against: profile, events: NodeText.show)
+      }
+      if let beeDirectory { try check(Bee(directory: beeDirectory, password: password)) }
+      if let kuboRepository { try check(Kubo(repository: kuboRepository)) }
+      if let radicleDirectory { try check(Radicle(home: radicleDirectory)) }
+      if let antDirectory { try check(Ant(directory: antDirectory)) }
+      if let antdDirectory { try check(Antd(directory: antdDirectory)) }
     }
 
     if printsJSON {
       var object: JSONObject = [:]
-      for result in results { object.append(result.node, .object(result.json)) }
+      for finding in findings { object.append(finding.check, .object(VerifyText.json(finding))) }
+      object.append("ok", .bool(VerifyText.failed(findings, absentFails: true) == nil))
       Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     } else {
-      let width = results.map(\.node.count).max() ?? 0
+      let width = findings.map(\.check.count).max() ?? 0
       Output.standardOutput(
-        results.map {
-          $0.node + String(repeating: " ", count: width - $0.node.count + 2) + $0.line + "\n"
+        findings.map {
+          $0.check + String(repeating: " ", count: width - $0.check.count + 2)
+            + VerifyText.line($0) + "\n"
         }.joined())
     }
-
-    let failed = results.filter { $0.status != .match }.map(\.node)
-    if !failed.isEmpty {
-      throw CLIError.mismatch(
-        "\(failed.joined(separator: ", ")) \(failed.count == 1 ? "does" : "do") not hold the "
-          + "mnemonic's identity")
-    }
+    if let failure = VerifyText.failed(findings, absentFails: true) { throw failure }
   }
 }

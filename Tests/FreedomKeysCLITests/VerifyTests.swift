@@ -81,7 +81,8 @@ struct VerifyTests {
             "expected": "\(Golden.swarmAddress)",
             "found": "\(Golden.swarmAddress)",
             "path": "\(nodes.ant)/identity.json"
-          }
+          },
+          "ok": true
         }
 
         """)
@@ -154,7 +155,8 @@ struct VerifyTests {
             "status": "absent",
             "expected": "\(Golden.swarmAddress)",
             "path": "\(nodes.ant)/identity.json"
-          }
+          },
+          "ok": false
         }
 
         """)
@@ -209,7 +211,10 @@ struct VerifyTests {
   }
 
   @Test(arguments: [
-    ([] as [String], "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir"),
+    (
+      [] as [String],
+      "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir"
+    ),
     (
       ["--ant-dir", "a", "--password-file", "p"],
       "--password-file <path> only applies with --bee-dir <dir>"

@@ -1,8 +1,7 @@
 /// What a node keeps in its directory, as far as freedom-keys writes or checks it: the files,
 /// which of them make up the identity, and which state belongs to the identity and goes with it.
 ///
-/// Adding a node is adding one static layout (see `bee`, `kubo`, `radicle`, `ant` in the files
-/// next to this one):
+/// Each node type of FreedomNodes owns its layout (`Bee.layout`, …); to describe a node:
 /// 1. List every file an export writes in `files`, relative to the node directory, so that
 ///    recovery knows the temporary names (`.<name>.tmp-<hex>`) of older versions to remove.
 /// 2. If several files must change together (a key pair, bee's `keys/`), put them in one

@@ -84,6 +84,17 @@ public struct Web3Keystore: Sendable {
   public let ciphertext: [UInt8]
   /// The stored MAC.
   public let mac: [UInt8]
+  /// Whether `version` is the number 3 (geth, bee, antd) rather than the string "3" (which
+  /// bee reads and antd refuses).
+  public internal(set) var versionIsNumber = true
+
+  /// The two MACs a v3 file is found with.
+  public enum MACAlgorithm: Sendable, Equatable {
+    /// Keccak-256, the standard (geth, bee, antd).
+    case keccak256
+    /// SHA3-256, bee's files before 2022: bee reads it, antd refuses it.
+    case sha3
+  }
 
   /// The name of the key derivation function (`scrypt` or `pbkdf2`).
   public var kdfName: String { kdf.name }
@@ -171,6 +182,13 @@ public struct Web3Keystore: Sendable {
   /// The private key, after checking the MAC as Keccak-256 (the standard) or SHA3-256 (bee's
   /// files from before 2022, which bee still reads). Throws `wrongPassword` when neither matches.
   public func decrypt(password: SecureBytes) throws(Web3KeystoreError) -> Secp256k1.PrivateKey {
+    try decryptReportingMAC(password: password).key
+  }
+
+  /// `decrypt`, and which of the two MACs the file was written with.
+  public func decryptReportingMAC(password: SecureBytes) throws(Web3KeystoreError) -> (
+    key: Secp256k1.PrivateKey, mac: MACAlgorithm
+  ) {
     let derivedKey: SecureBytes
     switch kdf {
     case .scrypt(let n, let r, let p):
@@ -206,7 +224,7 @@ public struct Web3Keystore: Sendable {
         throw .addressMismatch(stored: address.lowercaseHex, actual: actual.lowercaseHex)
       }
     }
-    return privateKey
+    return (privateKey, keccakMatches ? .keccak256 : .sha3)
   }
 
   /// Keccak-256(dk[16..<32] ‖ ciphertext).
@@ -237,6 +255,8 @@ private struct Reader {
     }
 
     let version = try required("version", in: root, path: "")
+    var versionIsNumber = false
+    if case .number = version.kind { versionIsNumber = true }
     switch version.kind {
     case .number:
       guard JSONText.unsignedInteger(version, in: bytes) == 3 else {
@@ -305,8 +325,10 @@ private struct Reader {
     if let node = try optional("id", in: root, path: ""), JSONText.isString(node) {
       id = JSONText.string(node, in: bytes)
     }
-    return Web3Keystore(
+    var keystore = Web3Keystore(
       address: address, id: id, kdf: kdf, salt: salt, iv: iv, ciphertext: ciphertext, mac: mac)
+    keystore.versionIsNumber = versionIsNumber
+    return keystore
   }
 
   private func checkScrypt(n: UInt64, r: UInt64, p: UInt64) throws(Web3KeystoreError) {

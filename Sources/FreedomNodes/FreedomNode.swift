@@ -1,0 +1,161 @@
+import NodeFiles
+import PhraseRecovery
+import VaultKeys
+
+/// One kind of node directory freedom-keys writes and checks (bee, kubo, Ant, antd, Radicle, a
+/// desktop installation). Each conforming type, in its own file, owns the node's rules: its
+/// layout (every file name spelt once), what `inspect` reads under the directory's lock, the
+/// export's typed `plan` (or a refusal naming every conflict), the typed findings of `verify`
+/// and the targets `recover` searches for. `NodeSession` runs them the same way for every node;
+/// the wording, flags and exit codes are the caller's.
+public protocol FreedomNode: Sendable {
+  /// What `inspect` read.
+  associatedtype State
+  /// What an export needs besides the directory (the profile, a password, a cost).
+  associatedtype ExportInputs
+  /// The export's typed plan.
+  associatedtype Plan: NodePlan
+
+  /// The node directory.
+  var directory: String { get }
+  /// What the directory holds, for the engine's transaction and recovery.
+  var layout: NodeLayout { get }
+  /// The node directories this one lies inside (outermost first): their locks come before this
+  /// one's and their interrupted changes are recovered first.
+  var enclosingDirectories: [EnclosingDirectory] { get }
+  /// Whether an export creates the directory when it does not exist.
+  var createsDirectory: Bool { get }
+
+  /// Reads the directory's state; called under its lock.
+  func inspect() throws(NodeError) -> State
+  /// What an export would do to `state`; throws `NodeError.refused` with every conflict when
+  /// `consent` does not cover them.
+  func plan(
+    _ state: State, _ inputs: ExportInputs, consent: ExportConsent, events: (NodeEvent) -> Void
+  ) throws(NodeError) -> Plan
+  /// Applies `plan` under the lock (the default: `NodeDirectory.apply` of `plan.change`); nil
+  /// when the plan changes nothing.
+  func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult?
+  /// Whether `state` holds `profile`'s identity.
+  func verify(_ state: State, against profile: FreedomProfile, events: (NodeEvent) -> Void)
+    throws(NodeError) -> [NodeFinding]
+}
+
+/// A node whose directory names identities `recover` can search for. Package-wide only, as the
+/// recovery search itself is (PhraseRecovery is not a product).
+package protocol RecoveryTargetSource: FreedomNode {
+  /// What `recover` searches for: the public identities `state` holds.
+  func recoveryTargets(_ state: State) throws(NodeError) -> [RecoveryTarget]
+}
+
+extension FreedomNode {
+  public var enclosingDirectories: [EnclosingDirectory] { [] }
+  public var createsDirectory: Bool { true }
+
+  public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
+    guard let change = plan.change else { return nil }
+    return try NodeSession.apply(change, in: node)
+  }
+}
+
+/// A node directory that encloses another (a desktop installation's userData around its
+/// ant-data and, when inside it, Radicle's home), with the layout its own changes use.
+public struct EnclosingDirectory: Sendable {
+  public let path: String
+  public let layout: NodeLayout
+
+  public init(path: String, layout: NodeLayout) {
+    self.path = path
+    self.layout = layout
+  }
+}
+
+/// What the user agreed an export may replace.
+public struct ExportConsent: Sendable, Equatable {
+  /// Files and state of another identity (or files that cannot be read) may be replaced; what
+  /// they held is moved aside and removed in the transaction.
+  public var replacesOtherIdentities: Bool
+
+  public init(replacesOtherIdentities: Bool = false) {
+    self.replacesOtherIdentities = replacesOtherIdentities
+  }
+
+  /// Nothing of another identity is touched.
+  public static let none = ExportConsent()
+}
+
+/// An export's plan: the files it creates, replaces, moves aside or keeps, and the change for
+/// the engine (nil when the directory already holds everything).
+public protocol NodePlan: Sendable {
+  /// The typed actions, for a report or a dry run.
+  var actions: [PlannedAction] { get }
+  /// What `NodeDirectory.apply` writes and removes, or nil when nothing changes.
+  var change: NodeChange? { get }
+}
+
+/// One step of a plan.
+public struct PlannedAction: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    /// A file written where none was.
+    case create
+    /// A file written over one; `before` is the identity it held, if one could be read.
+    case replace(before: String?)
+    /// What belonged to the old identity, moved aside and removed with the change.
+    case moveAside
+    /// Already right: left as it is.
+    case keep
+  }
+
+  /// The full path.
+  public let path: String
+  public let kind: Kind
+  /// The identity the path holds afterwards, when it is a key (an address, PeerID or DID).
+  public let after: String?
+
+  public init(_ path: String, _ kind: Kind, after: String? = nil) {
+    self.path = path
+    self.kind = kind
+    self.after = after
+  }
+}
+
+/// Something in a node directory an export would replace without consent.
+public struct NodeConflict: Sendable, Equatable {
+  /// What is there instead of the mnemonic's identity.
+  public enum Found: Sendable, Equatable {
+    /// A key of another identity (its address or PeerID).
+    case key(String)
+    /// A Radicle key of another identity (its DID).
+    case radicleKey(String)
+    /// A keystore without an address field.
+    case keyWithoutAddress
+    /// A kubo config with another PeerID.
+    case peerID(String)
+    /// A kubo config with the mnemonic's PeerID and another private key.
+    case peerIDWithOtherKey(String)
+    /// A kubo config with a private key and no PeerID.
+    case privateKeyWithoutPeerID
+    /// The mnemonic's key, in a file the node would run differently (Ant's nonce, its
+    /// libp2p key): each problem.
+    case sameKeyRunDifferently([String])
+    /// antd's own identity (identity.json or signing.key) of another key, or unreadable
+    /// (nil).
+    case antdOwnIdentity(String?)
+    /// A desktop vault that does not open to this mnemonic with the password given.
+    case otherVault
+    /// A file that cannot be understood; the reason says why.
+    case unreadable(String)
+  }
+
+  /// The full path.
+  public let path: String
+  public let found: Found
+  /// The mnemonic's identity at that path.
+  public let expected: String
+
+  public init(path: String, found: Found, expected: String) {
+    self.path = path
+    self.found = found
+    self.expected = expected
+  }
+}

@@ -1,0 +1,220 @@
+import CryptoPrimitives
+import NodeFiles
+import PhraseRecovery
+import VaultKeys
+
+/// A kubo repository (`IPFS_PATH`): `config` holds Identity.PeerID and Identity.PrivKey (only
+/// those are edited; every other byte and the mode stay); `repo.lock` is the daemon's lock. The
+/// repository must exist: `ipfs init` makes it, not freedom-keys.
+public struct Kubo: FreedomNode, RecoveryTargetSource {
+  public static let configFile = "config"
+
+  public static let layout = NodeLayout(
+    name: "kubo repository", files: [configFile], identityDirectory: nil, identityState: [])
+
+  public let directory: String
+
+  public init(repository: String) { directory = repository }
+
+  public var layout: NodeLayout { Self.layout }
+  public var createsDirectory: Bool { false }
+  public var configPath: String { NodePath.join(directory, Self.configFile) }
+
+  public struct State {
+    /// What `lstat` says about `config`.
+    public let status: FileStatus?
+    /// Its bytes (nil when there is no regular file).
+    public let bytes: SecureBytes?
+    /// The config parsed, or why it cannot be.
+    public let config: StoredFile<KuboConfig>
+  }
+
+  public func inspect() throws(NodeError) -> State {
+    let status = try NodeFileAccess.status(configPath)
+    guard status?.isRegularFile == true, let bytes = try NodeFileAccess.read(configPath) else {
+      return State(status: status, bytes: nil, config: .absent)
+    }
+    let config: StoredFile<KuboConfig>
+    do {
+      config = .present(try KuboConfig(json: bytes))
+    } catch {
+      config = .unreadable(UnreadableNodeFile(path: configPath, reason: "\(error)"))
+    }
+    return State(status: status, bytes: bytes, config: config)
+  }
+
+  // MARK: - Export
+
+  public struct Plan: NodePlan {
+    public let actions: [PlannedAction]
+    public let change: NodeChange?
+    public let expected: String
+    /// The PeerID replaced ("" when the config had a key without one), nil when there was none.
+    public let replacedPeerID: String?
+    /// The config's mode, kept.
+    public let mode: UInt32
+    /// What to tell the user once the config is written (it is readable by others).
+    public let afterWriting: [NodeEvent]
+    /// The bytes the plan was made from: the config must still hold them when it is written.
+    let basis: SecureBytes?
+  }
+
+  public func plan(
+    _ state: State, _ profile: FreedomProfile, consent: ExportConsent, events: (NodeEvent) -> Void
+  ) throws(NodeError) -> Plan {
+    let identity = profile.ipfs
+    let expected = identity.peerID.base58
+    guard let status = state.status else {
+      throw .missingFile(path: configPath, needed: .kuboConfig(repository: directory))
+    }
+    guard status.isRegularFile, let bytes = state.bytes else {
+      throw .notARegularFile(path: configPath, symbolicLink: status.isSymbolicLink)
+    }
+    let config: KuboConfig
+    switch state.config {
+    case .present(let value): config = value
+    case .unreadable(let problem): throw .invalid(path: configPath, reason: problem.reason)
+    case .absent: throw .changedWhileChecked(path: configPath)
+    }
+
+    let expectedPrivKey = identity.privKeyBase64
+    let storedPeerID = config.peerID ?? ""
+    let storedPrivKey = config.privateKey ?? SecureBytes(count: 0) { _ in }
+    if storedPeerID == expected, storedPrivKey == expectedPrivKey {
+      return Plan(
+        actions: [PlannedAction(configPath, .keep, after: expected)], change: nil,
+        expected: expected, replacedPeerID: nil, mode: status.permissions, afterWriting: [],
+        basis: nil)
+    }
+    let hasIdentity = !storedPeerID.isEmpty || storedPrivKey.count > 0
+    if hasIdentity, !consent.replacesOtherIdentities {
+      let found: NodeConflict.Found =
+        storedPeerID.isEmpty
+        ? .privateKeyWithoutPeerID
+        : storedPeerID == expected ? .peerIDWithOtherKey(storedPeerID) : .peerID(storedPeerID)
+      throw .refused([NodeConflict(path: configPath, found: found, expected: expected)])
+    }
+    let updated: SecureBytes
+    do {
+      updated = try config.settingIdentity(peerID: expected, privateKey: expectedPrivKey)
+    } catch {
+      throw .invalid(path: configPath, reason: "\(error)")
+    }
+    // A config edited by root for another user stays that user's.
+    let owner = (status.owner != 0 || status.group != 0) ? (status.owner, status.group) : nil
+    return Plan(
+      actions: [
+        PlannedAction(
+          configPath, .replace(before: storedPeerID.isEmpty ? nil : storedPeerID), after: expected)
+      ],
+      change: NodeChange(files: [
+        .init(Self.configFile, SecureBytes(updated), mode: status.permissions, owner: owner)
+      ]),
+      expected: expected, replacedPeerID: hasIdentity ? storedPeerID : nil,
+      mode: status.permissions,
+      afterWriting: NodeFileAccess.sharedSecret(configPath).map { [$0] } ?? [], basis: bytes)
+  }
+
+  /// Writes under kubo's own repository lock, held until the new config is in place so a daemon
+  /// cannot start in between; a config changed since it was read is not overwritten.
+  public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
+    guard let change = plan.change else { return nil }
+    let lock = try NodeSession.engine { () throws(NodeFileError) in
+      try KuboRepoLock.acquire(repository: directory)
+    }
+    guard let current = try NodeFileAccess.read(configPath), current == plan.basis else {
+      throw .changedWhileChecked(path: configPath)
+    }
+    let result = try NodeSession.apply(change, in: node)
+    withExtendedLifetime(lock) {}
+    return result
+  }
+
+  // MARK: - Verify
+
+  /// One finding "kubo": `Identity.PeerID` and `Identity.PrivKey` of `config`.
+  public func verify(_ state: State, against profile: FreedomProfile, events: (NodeEvent) -> Void)
+    throws(NodeError) -> [NodeFinding]
+  {
+    let expected = profile.ipfs.peerID.base58
+    if let status = state.status, !status.isRegularFile {
+      throw .unreadable(path: configPath, reason: "it is not a regular file")
+    }
+    guard let config = try NodeFileAccess.understood(state.config),
+      config.peerID != nil || config.privateKey != nil
+    else { return [NodeFinding("kubo", .absent, path: configPath, expected: expected)] }
+    let storedKey = config.privateKey.flatMap { try? Libp2pPrivateKey.decode(base64: $0) }
+    let keyMatches = storedKey?.rawRepresentation == profile.ipfs.privateKey.rawRepresentation
+    let peerID = config.peerID ?? "no PeerID"
+    var reason: NodeFinding.Reason?
+    switch storedKey {
+    case nil where config.privateKey == nil: reason = .kuboKey(.noPrivateKey)
+    case nil: reason = .kuboKey(.unreadablePrivateKey)
+    case let key? where !keyMatches && config.peerID == expected:
+      reason = .kuboKey(.otherPrivateKey(Libp2pPeerID(publicKey: key.publicKey).base58))
+    default: break
+    }
+    return [
+      NodeFinding(
+        "kubo", keyMatches && config.peerID == expected ? .match : .mismatch, path: configPath,
+        expected: expected, found: peerID, reason: reason)
+    ]
+  }
+
+  // MARK: - Recover
+
+  /// The config's Identity.PeerID.
+  package func recoveryTargets(_ state: State) throws(NodeError) -> [RecoveryTarget] {
+    switch state.config {
+    case .absent: throw .missingFile(path: configPath, needed: .recoveryTarget)
+    case .unreadable(let problem): throw .unreadable(path: problem.path, reason: problem.reason)
+    case .present(let config):
+      guard let text = config.peerID else { throw .kuboWithoutPeerID(path: configPath) }
+      do {
+        return [.peerID(try Libp2pPeerID(text))]
+      } catch {
+        throw .unreadable(path: configPath, reason: "\(error)")
+      }
+    }
+  }
+
+  // MARK: - A key file for `ipfs key import`
+
+  /// What `exportKeyFile` did.
+  public enum KeyFileOutcome: Sendable, Equatable { case wrote, unchanged }
+
+  /// Writes the libp2p private key protobuf of `identity` to `path` (0600), for
+  /// `ipfs key import`; another key there is replaced only with consent.
+  public static func exportKeyFile(
+    _ path: String, identity: Ed25519Identity, consent: ExportConsent
+  ) throws(NodeError) -> KeyFileOutcome {
+    let expected = identity.peerID.base58
+    let existing = try NodeFileAccess.stored(path) { try Libp2pPrivateKey.decode(protobuf: $0) }
+    switch existing {
+    case .absent:
+      break
+    case .present(let key) where key.rawRepresentation == identity.privateKey.rawRepresentation:
+      return .unchanged
+    case .present(let key):
+      guard consent.replacesOtherIdentities else {
+        throw .refused([
+          NodeConflict(
+            path: path, found: .key(Libp2pPeerID(publicKey: key.publicKey).base58),
+            expected: expected)
+        ])
+      }
+    case .unreadable(let problem):
+      guard consent.replacesOtherIdentities else {
+        throw .refused([NodeConflict(path: path, found: .from(problem), expected: expected)])
+      }
+    }
+    do {
+      try SecureFileWriter.write(
+        Libp2pPrivateKey.protobuf(identity.privateKey), to: path, mode: 0o600,
+        replace: existing.isPresent ? .replace : .refuseExisting)
+    } catch {
+      throw .files(NodeFileError(.io, error.description))
+    }
+    return .wrote
+  }
+}

@@ -1,0 +1,106 @@
+import NodeFiles
+
+/// Why a node could not be inspected, exported or verified. The cases are typed so that a
+/// caller words them (and names its own options); `description` is a plain fallback.
+public enum NodeError: Error, Sendable {
+  /// The export would replace what belongs to other identities: every conflict, in order.
+  case refused([NodeConflict])
+  /// The engine could not lock, read or recover a directory (or undo a failed change).
+  case files(NodeFileError)
+  /// A change failed and was undone: the old files are all in place in `directory`.
+  case changeFailed(NodeFileError, directory: String)
+  /// A path that must be a directory is something else.
+  case notADirectory(String)
+  /// A directory that must exist does not.
+  case noSuchDirectory(String)
+  /// A file the command needs is not there.
+  case missingFile(path: String, needed: NeededFile)
+  /// A path that must be a regular file is something else.
+  case notARegularFile(path: String, symbolicLink: Bool)
+  /// A kubo config without Identity.PeerID.
+  case kuboWithoutPeerID(path: String)
+  /// A file is there but cannot be understood (or is not what the node reads).
+  case unreadable(path: String, reason: String)
+  /// A file that was understood but is wrong (a keystore whose key is not its address, a config
+  /// without the section the node needs); the reason says what.
+  case invalid(path: String, reason: String)
+  /// Radicle's config.json cannot take the alias (not JSON, another shape); the reason says why.
+  case aliasNotSettable(path: String, reason: String)
+  /// A node program runs on the directory and must be stopped first.
+  case running(NodeProgram, directory: String, lock: String)
+  /// A password given disagrees with the one the node already uses.
+  case passwordConflict(PasswordConflict)
+  /// The password does not open the keystore (its MAC differs).
+  case wrongPassword(path: String)
+  /// A file changed between the check and the write.
+  case changedWhileChecked(path: String)
+  /// An input is not usable (an empty password file, a short vault password…).
+  case invalidInput(InvalidInput)
+
+  /// The files a command can find missing.
+  public enum NeededFile: Sendable, Equatable {
+    /// kubo's `config`: the repository was never initialised.
+    case kuboConfig(repository: String)
+    /// The file `recover` reads its target from.
+    case recoveryTarget
+    /// Desktop's vault-meta.json (or identity/vault-meta.json) in `directory`.
+    case vaultMeta(directory: String)
+    /// The file config.yaml's `password-file:` names.
+    case antdPasswordFile
+  }
+
+  /// A node program that holds a directory while it runs.
+  public enum NodeProgram: Sendable, Equatable { case antd, kuboDaemon }
+
+  /// Two sources of a keystore password that disagree.
+  public enum PasswordConflict: Sendable, Equatable {
+    /// bee: `<dir>/password` holds another password than the one given.
+    case beePasswordFile(path: String)
+    /// antd: config.yaml's `password:` differs from the one given.
+    case antdConfigPassword(config: String)
+    /// antd: the file config.yaml's `password-file:` names differs from the one given.
+    case antdPasswordFile(config: String, file: String)
+  }
+
+  /// Inputs that cannot be used.
+  public enum InvalidInput: Sendable, Equatable {
+    /// A password file without a password.
+    case emptyPasswordFile(String)
+    /// A vault password shorter than desktop accepts (its length in characters).
+    case shortVaultPassword(Int)
+    /// A vault password that is not UTF-8.
+    case vaultPasswordNotText
+    /// A mnemonic desktop cannot read (its language).
+    case notEnglish(String)
+    /// A keystore without an address field, when no password lets it be decrypted.
+    case keystoreWithoutAddress(path: String)
+    /// A desktop installation without a vault to read the mnemonic from.
+    case noVault(path: String)
+  }
+}
+
+extension NodeError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .refused(let conflicts):
+      "would replace another identity at " + conflicts.map(\.path).joined(separator: ", ")
+    case .files(let error): error.message
+    case .changeFailed(let error, let directory):
+      "\(error.message); nothing in \(directory) was changed"
+    case .notADirectory(let path): "\(path) is not a directory"
+    case .noSuchDirectory(let path): "\(path) does not exist; check the directory"
+    case .notARegularFile(let path, _): "\(path) is not a regular file"
+    case .kuboWithoutPeerID(let path): "\(path) has no Identity.PeerID"
+    case .missingFile(let path, _): "\(path) does not exist"
+    case .unreadable(let path, let reason): "\(path) cannot be read: \(reason)"
+    case .invalid(let path, let reason): "\(path): \(reason)"
+    case .aliasNotSettable(let path, let reason): "cannot set the alias in \(path): \(reason)"
+    case .running(_, let directory, let lock):
+      "a node is running on \(directory) (it holds \(lock))"
+    case .passwordConflict: "the password given differs from the node's"
+    case .wrongPassword(let path): "wrong password for \(path): its MAC does not match"
+    case .changedWhileChecked(let path): "\(path) changed while it was being checked"
+    case .invalidInput(let input): "invalid input: \(input)"
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/// What `verify` found at one place of a node directory.
+public struct NodeFinding: Sendable, Equatable {
+  public enum Status: String, Sendable, Equatable {
+    /// Holds the mnemonic's identity.
+    case match
+    /// Holds something else, or something the node would refuse.
+    case mismatch
+    /// Not there.
+    case absent
+    /// There, but not an identity to compare (or not checked); not a failure.
+    case note
+  }
+
+  /// The part checked ("bee", "ant-data", "vault-meta wallet 2").
+  public var check: String
+  public var status: Status
+  /// The file checked (or missing).
+  public let path: String
+  /// The identity the mnemonic gives there.
+  public var expected: String?
+  /// The identity found there.
+  public var found: String?
+  /// Whether the key was decrypted (true) or only its address field compared (false).
+  public var authenticated: Bool?
+  /// Why: what the finding rests on, or what is wrong.
+  public var reason: Reason?
+  /// What the node would refuse or do differently (Ant's 0x prefix, nonce, libp2p key).
+  public var problems: [String] = []
+
+  public init(
+    _ check: String, _ status: Status, path: String, expected: String? = nil,
+    found: String? = nil, authenticated: Bool? = nil, reason: Reason? = nil,
+    problems: [String] = []
+  ) {
+    self.check = check
+    self.status = status
+    self.path = path
+    self.expected = expected
+    self.found = found
+    self.authenticated = authenticated
+    self.reason = reason
+    self.problems = problems
+  }
+
+  /// The typed reason behind a finding; the caller words it.
+  public enum Reason: Sendable, Equatable {
+    /// Decrypted with the password the user gave.
+    case decryptedWithGivenPassword
+    /// Decrypted with the password antd reads (config.yaml's `password:` or its
+    /// `password-file:`).
+    case decryptedWithNodePassword(AntdPasswordSource)
+    /// Only the address field was compared; no password was given.
+    case addressFieldOnly
+    /// Only the address field was compared: the node's config has no password.
+    case addressFieldOnlyNoNodePassword
+    /// The node's password does not open the keystore: the node would not start.
+    case nodePasswordDoesNotOpen(AntdPasswordSource)
+    /// antd would refuse the keystore, whatever the password.
+    case antdRefusesKeystore(AntdKeystoreRefusal)
+    /// The two Radicle key files disagree.
+    case radicleKeyPairDisagrees(key: String?, publicKey: String?)
+    /// A kubo config with no private key, an unreadable one, or another key for the PeerID.
+    case kuboKey(KuboKeyProblem)
+    /// The vault opened and holds the mnemonic.
+    case vaultHoldsMnemonic
+    /// The vault opened and holds another mnemonic.
+    case vaultHoldsOtherMnemonic
+    /// The vault is where the mnemonic checked was read from.
+    case vaultIsSource
+    /// The vault parses as desktop's and was not opened (no password).
+    case vaultNotOpened
+    /// The vault is not desktop's format; the reason says why.
+    case vaultUnreadable(String)
+    /// vault-meta.json lacks fields desktop always writes.
+    case vaultMetaLacks([String])
+    /// vault-meta.json is not desktop's; the reason says why.
+    case vaultMetaUnreadable(String)
+    /// A wallet of vault-meta.json whose key is not in the mnemonic (a device account).
+    case deviceAccount(type: String, name: String?, address: String?)
+    /// A mnemonic wallet of vault-meta.json without a stored address (derived one, name).
+    case walletWithoutAddress(derived: String, name: String?)
+    /// antd's own identity.json, ignored while the keystore exists.
+    case antdOwnIdentityIgnored(String)
+    /// antd's own identity.json, used because there is no keystore; its problems follow.
+    case antdOwnIdentityUsed(String)
+    /// bee-data, before desktop's migration to antd (pending: desktop moves it at next start),
+    /// with what its keystore's check rests on.
+    indirect case beeDataLeftOver(pending: Bool, keystore: Reason?)
+    /// Radicle's alias in config.json (nil: none set).
+    case radicleAlias(String?)
+    /// An old kubo repository in a desktop installation, with what its check rests on.
+    indirect case oldKuboRepository(Reason?)
+  }
+
+  /// Where antd's password came from.
+  public enum AntdPasswordSource: Sendable, Equatable {
+    /// config.yaml's `password:`.
+    case config
+    /// The file config.yaml's `password-file:` names.
+    case passwordFile(String)
+  }
+
+  /// What in a kubo config's key is wrong.
+  public enum KuboKeyProblem: Sendable, Equatable {
+    case noPrivateKey, unreadablePrivateKey
+    case otherPrivateKey(String)
+  }
+}
+
+/// Why antd would refuse a keystore bee reads (antd's `crates/antd/src/keystore.rs`).
+public enum AntdKeystoreRefusal: Sendable, Equatable, CustomStringConvertible {
+  /// The MAC is bee's old SHA3-256, not Keccak-256.
+  case sha3MAC
+  /// `version` is the string "3", not the number 3.
+  case versionNotANumber
+
+  public var description: String {
+    switch self {
+    case .sha3MAC: "its MAC is SHA3-256 (bee's old files); antd accepts only Keccak-256"
+    case .versionNotANumber: "its version is the string \"3\"; antd accepts only the number 3"
+    }
+  }
+}

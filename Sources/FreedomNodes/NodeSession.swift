@@ -1,0 +1,136 @@
+import NodeFiles
+import PhraseRecovery
+import VaultKeys
+
+/// Something a session tells its caller while it runs (the caller shows it or not).
+public enum NodeEvent: Sendable, Equatable {
+  /// The engine finished or undid an interrupted change, or has a warning (its own wording).
+  case engine(String)
+  /// A secret file other users can read; left as it is.
+  case sharedSecretFile(path: String, mode: UInt32)
+  /// antd's config.yaml names another data directory than the one written.
+  case antdDataDirElsewhere(config: String, dataDir: String, directory: String)
+  /// A key derivation starts (`encrypting` or `decrypting` the keystore at `path`).
+  case keyDerivation(encrypting: Bool, path: String, kdf: Web3Keystore.KDF)
+}
+
+/// What an export did.
+public struct ExportOutcome<Plan: NodePlan>: Sendable {
+  /// The plan that was applied (or found to need nothing).
+  public let plan: Plan
+  /// What the engine wrote and removed; nil when nothing changed.
+  public let result: NodeChangeResult?
+
+  /// Full paths of what the change removed with the old identity.
+  public var removed: [String] { result?.removed ?? [] }
+}
+
+/// The one export path, the one verify path and the one target reader that every command uses:
+/// lock and recover the directory (through the engine), inspect, then plan and apply, verify,
+/// or read the targets, before the lock is released.
+public enum NodeSession {
+  /// Exports into `node`: inspect → plan → apply, all under the directory's lock. A directory
+  /// created for it is removed again when the export fails.
+  public static func export<Node: FreedomNode>(
+    _ node: Node, _ inputs: Node.ExportInputs, consent: ExportConsent,
+    events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) -> ExportOutcome<Node.Plan> {
+    try requireDirectoryOrAbsent(node.directory)
+    let directory = try engine { () throws(NodeFileError) in
+      try NodeDirectory.open(node.directory, layout: node.layout, create: node.createsDirectory)
+    }
+    report(directory, events)
+    var succeeded = false
+    defer { directory.close(keep: succeeded) }
+    let plan = try node.plan(try node.inspect(), inputs, consent: consent, events: events)
+    let result = try node.apply(plan, in: directory)
+    for warning in result?.warnings ?? [] { events(.engine(warning)) }
+    succeeded = true
+    return ExportOutcome(plan: plan, result: result)
+  }
+
+  /// Verifies `node` against `profile` under its lock, after an interrupted change in it was
+  /// finished or undone.
+  public static func verify<Node: FreedomNode>(
+    _ node: Node, against profile: FreedomProfile, events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) -> [NodeFinding] {
+    try reading(node, events: events) { state throws(NodeError) in
+      try node.verify(state, against: profile, events: events)
+    }
+  }
+
+  /// The targets `recover` searches for in `node`.
+  package static func recoveryTargets<Node: RecoveryTargetSource>(
+    _ node: Node, events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) -> [RecoveryTarget] {
+    try reading(node, events: events) { state throws(NodeError) in
+      try node.recoveryTargets(state)
+    }
+  }
+
+  /// Runs `body` on `node`'s state read under its lock (for reading).
+  public static func reading<Node: FreedomNode, Result>(
+    _ node: Node, events: (NodeEvent) -> Void = { _ in },
+    _ body: (Node.State) throws(NodeError) -> Result
+  ) throws(NodeError) -> Result {
+    try requireDirectory(node.directory)
+    let directory = try engine { () throws(NodeFileError) in
+      try NodeDirectory.openForReading(node.directory, layout: node.layout)
+    }
+    report(directory, events)
+    defer { directory.close() }
+    return try body(try node.inspect())
+  }
+
+  /// Locks and recovers `path` with `layout` and releases it: an interrupted change there is
+  /// finished or undone before anything inside is read.
+  public static func recover(
+    _ path: String, layout: NodeLayout, events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) {
+    let directory = try engine { () throws(NodeFileError) in
+      try NodeDirectory.openForReading(path, layout: layout)
+    }
+    report(directory, events)
+    directory.close()
+  }
+
+  static func report(_ directory: NodeDirectory, _ events: (NodeEvent) -> Void) {
+    if let note = directory.recoveryNote { events(.engine(note)) }
+    for warning in directory.takeWarnings() { events(.engine(warning)) }
+  }
+
+  /// Applies `change` in `node`: a failure that was undone is `changeFailed`.
+  static func apply(_ change: NodeChange, in node: NodeDirectory) throws(NodeError)
+    -> NodeChangeResult
+  {
+    do {
+      return try node.apply(change)
+    } catch {
+      if error.code == .recovery { throw .files(error) }
+      throw .changeFailed(error, directory: node.path)
+    }
+  }
+
+  /// Runs an engine call, its error typed as this library's.
+  static func engine<T>(_ body: () throws(NodeFileError) -> T) throws(NodeError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .files(error)
+    }
+  }
+
+  /// Fails unless `path` is absent or a directory.
+  static func requireDirectoryOrAbsent(_ path: String) throws(NodeError) {
+    guard let status = try engine({ () throws(NodeFileError) in try FileStatus.following(path) })
+    else { return }
+    guard status.isDirectory else { throw .notADirectory(path) }
+  }
+
+  /// Fails unless `path` is an existing directory.
+  static func requireDirectory(_ path: String) throws(NodeError) {
+    guard let status = try engine({ () throws(NodeFileError) in try FileStatus.following(path) })
+    else { throw .noSuchDirectory(path) }
+    guard status.isDirectory else { throw .notADirectory(path) }
+  }
+}

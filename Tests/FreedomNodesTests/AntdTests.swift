@@ -1,0 +1,163 @@
+import CryptoPrimitives
+import Foundation
+import FreedomNodes
+import NodeFiles
+import Testing
+import VaultKeys
+
+/// antd's rules, in process: one password rule for export and verify, one keystore rule (version
+/// 3 as a number, a Keccak-256 MAC), every conflict in one refusal.
+@Suite("FreedomNodes: Antd")
+struct AntdTests {
+  /// The keystore `json` with its MAC recomputed as SHA3-256, as bee wrote its files before 2022.
+  static func withSHA3MAC(_ json: [UInt8], password: String) throws -> [UInt8] {
+    let keystore = try Web3Keystore(json: json)
+    guard case .scrypt(let n, let r, let p) = keystore.kdf else {
+      throw CryptoError.invalidScryptParameters
+    }
+    let derived = try Scrypt.deriveKey(
+      password: SecureBytes(utf8: password), salt: keystore.salt, n: n, r: r, p: p,
+      keyByteCount: 32)
+    let sha3 = SHA3_256.hash(derived[16..<32] + SecureBytes(keystore.ciphertext))
+    let text = String(decoding: json, as: UTF8.self)
+      .replacingOccurrences(of: Hex.encode(keystore.mac), with: Hex.encode(sha3))
+    return Array(text.utf8)
+  }
+
+  func antData(_ fixture: NodeFixture, config: String) throws -> Antd {
+    try fixture.file("ant-data/config.yaml", config)
+    return Antd(directory: fixture.path("ant-data"))
+  }
+
+  @Test func thePasswordFileConfigYamlNamesOpensTheKeyForExportAndVerify() throws {
+    let fixture = try NodeFixture()
+    let file = try fixture.file("password", "from-a-file\r\n")
+    let antd = try antData(fixture, config: "password-file: \(file)\n")
+    let outcome = try NodeSession.export(
+      antd, .init(profile: NodeFixture.profile, password: nil), consent: .none)
+    #expect(outcome.plan.password == .keptFromPasswordFile(file))
+    #expect(fixture.read("ant-data/config.yaml") == "password-file: \(file)\n")
+    let findings = try NodeSession.verify(antd, against: NodeFixture.profile)
+    #expect(findings.count == 1)
+    #expect(findings[0].status == .match)
+    #expect(findings[0].authenticated == true)
+    #expect(findings[0].reason == .decryptedWithNodePassword(.passwordFile(file)))
+    // The key opens with the file's password without its line ending, as antd reads it.
+    let stored = try Web3Keystore(
+      json: Array(try #require(fixture.read("ant-data/" + Antd.keystoreFile)).utf8))
+    #expect(
+      try stored.decrypt(password: SecureBytes(utf8: "from-a-file")).rawRepresentation
+        == NodeFixture.profile.swarm.privateKey.rawRepresentation)
+  }
+
+  @Test func aSHA3MACKeystoreIsAMismatchForAntdAndAMatchForBee() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: pw-of-the-test\n")
+    let sha3 = try Self.withSHA3MAC(
+      try NodeFixture.keystore(NodeFixture.profile, password: "pw-of-the-test"),
+      password: "pw-of-the-test")
+    try fixture.bytes("ant-data/keys/swarm.key", sha3)
+
+    let findings = try NodeSession.verify(antd, against: NodeFixture.profile)
+    #expect(findings[0].status == .mismatch)
+    #expect(findings[0].reason == .antdRefusesKeystore(.sha3MAC))
+    #expect(findings[0].found == NodeFixture.profile.swarm.address.checksummed)
+
+    // bee reads it: --bee-dir keeps bee's leniency.
+    let bee = Bee(
+      directory: fixture.path("ant-data"), password: SecureBytes(utf8: "pw-of-the-test"))
+    let beeFindings = try NodeSession.verify(bee, against: NodeFixture.profile)
+    #expect(beeFindings[0].status == .match)
+
+    // An export writes what antd opens: the same key, a Keccak-256 MAC.
+    let outcome = try NodeSession.export(
+      antd, .init(profile: NodeFixture.profile, password: nil), consent: .none)
+    #expect(outcome.plan.keystore == .rewrite(.sha3MAC))
+    #expect(try NodeSession.verify(antd, against: NodeFixture.profile)[0].status == .match)
+  }
+
+  @Test func aStringVersionIsAMismatchWithoutAPassword() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "api-addr: 127.0.0.1:1633\n")
+    let json = String(
+      decoding: try NodeFixture.keystore(NodeFixture.profile, password: "x"), as: UTF8.self)
+    let string = json.replacingOccurrences(of: "\"version\":3", with: "\"version\":\"3\"")
+      .replacingOccurrences(of: "\"version\": 3", with: "\"version\": \"3\"")
+    #expect(string != json)
+    try fixture.file("ant-data/keys/swarm.key", string)
+    let findings = try NodeSession.verify(antd, against: NodeFixture.profile)
+    #expect(findings[0].status == .mismatch)
+    #expect(findings[0].reason == .antdRefusesKeystore(.versionNotANumber))
+  }
+
+  @Test func withoutAPasswordOnlyTheAddressFieldIsCompared() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "api-addr: 127.0.0.1:1633\n")
+    try fixture.bytes(
+      "ant-data/keys/swarm.key", try NodeFixture.keystore(NodeFixture.profile, password: "x"))
+    let finding = try NodeSession.verify(antd, against: NodeFixture.profile)[0]
+    #expect(finding.status == .match)
+    #expect(finding.authenticated == false)
+    #expect(finding.reason == .addressFieldOnlyNoNodePassword)
+  }
+
+  @Test func configYamlsPasswordThatDoesNotOpenTheKeyIsAMismatch() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: not-this-one\n")
+    try fixture.bytes(
+      "ant-data/keys/swarm.key", try NodeFixture.keystore(NodeFixture.profile, password: "x"))
+    let finding = try NodeSession.verify(antd, against: NodeFixture.profile)[0]
+    #expect(finding.status == .mismatch)
+    #expect(finding.reason == .nodePasswordDoesNotOpen(.config))
+  }
+
+  @Test func everyConflictIsListedAndNothingIsWritten() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: pw\n")
+    let otherKey = try NodeFixture.keystore(NodeFixture.other, password: "pw")
+    try fixture.bytes("ant-data/keys/swarm.key", otherKey)
+    try fixture.file("ant-data/signing.key", "zz\n")
+    let conflicts = try refusal { () throws(NodeError) in
+      _ = try NodeSession.export(
+        antd, .init(profile: NodeFixture.profile, password: nil), consent: .none)
+    }
+    #expect(
+      conflicts == [
+        NodeConflict(
+          path: antd.keystorePath, found: .key(NodeFixture.other.swarm.address.checksummed),
+          expected: NodeFixture.profile.swarm.address.checksummed),
+        NodeConflict(
+          path: fixture.path("ant-data/signing.key"), found: .antdOwnIdentity(nil),
+          expected: NodeFixture.profile.swarm.address.checksummed),
+      ])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: antd.keystorePath)) == Data(otherKey))
+
+    let forced = try NodeSession.export(
+      antd, .init(profile: NodeFixture.profile, password: nil),
+      consent: ExportConsent(replacesOtherIdentities: true))
+    #expect(forced.plan.keystore == .replace(.key(NodeFixture.other.swarm.address.checksummed)))
+    #expect(forced.removed == [fixture.path("ant-data/signing.key")])
+    #expect(try NodeSession.verify(antd, against: NodeFixture.profile)[0].status == .match)
+  }
+
+  @Test func aGivenPasswordThatDiffersFromConfigYamlsIsRefused() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: in-the-config\n")
+    #expect(throws: NodeError.self) {
+      try NodeSession.export(
+        antd, .init(profile: NodeFixture.profile, password: SecureBytes(utf8: "another")),
+        consent: .none)
+    }
+    #expect(!FileManager.default.fileExists(atPath: antd.keystorePath))
+  }
+
+  @Test func recoveryTargetsAreTheKeystoresAddress() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: pw\n")
+    try fixture.bytes(
+      "ant-data/keys/swarm.key", try NodeFixture.keystore(NodeFixture.other, password: "pw"))
+    #expect(
+      try NodeSession.recoveryTargets(antd)
+        == [.address(NodeFixture.other.swarm.address, of: .swarm)])
+  }
+}
