@@ -65,6 +65,9 @@ struct AntdConfigScanner {
     // The previous top-level key: one of ours (its name) or another; and whether its value
     // may continue on more indented lines (an empty value, a plain scalar, a block scalar).
     var previous: (key: String, ours: Bool, open: Bool, empty: Bool)?
+    // The indentation of the first line of the previous key's nested block or block scalar:
+    // a later line of it indented less (yet more than the keys) is not YAML.
+    var nestedIndent: Int?
     for (index, line) in lines.enumerated() {
       let number = index + 1
       var first = line.start
@@ -103,12 +106,19 @@ struct AntdConfigScanner {
             "the value of '\(previous.key)' continuing on the next line", line: number)
         }
         try requireNoTab(first, line.end, number)
+        if previous.empty || result.endsInBlockScalar {
+          if let nestedIndent, indent < nestedIndent {
+            throw .unsupported("a line indented less than the lines before it", line: number)
+          }
+          nestedIndent = nestedIndent ?? indent
+        }
         continue
       }
       guard indent == column else {
         throw .unsupported("a line indented less than the mapping's keys", line: number)
       }
       result.endsInBlockScalar = false
+      nestedIndent = nil
       previous = try keyLine(first, line.end, number, &seen, &result)
     }
     return result

@@ -279,6 +279,10 @@ extension String {
         .unsupported("an indented line that continues no value", line: 2)
       ),
       ("a: 1\njust text\n", .unsupported("a line that is not 'key: value'", line: 2)),
+      (
+        "a:\n    b: 1\n  password: x\n",
+        .unsupported("a line indented less than the lines before it", line: 3)
+      ),
       ("1: x\n", .unsupported("a key that YAML reads as something other than text", line: 1)),
       ("password: 2024-01-01\n", .ambiguousPassword(line: 1)),
       ("data-dir: 12\n", .ambiguousValue(key: "data-dir", line: 1)),
