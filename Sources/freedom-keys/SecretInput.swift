@@ -90,13 +90,14 @@ enum SecretInput {
   /// The content of the file at `source.path` ("-" reads standard input), without a leading
   /// byte order mark, refused unread if larger than `limit`. Warns when the file is readable by
   /// other users, unless `warnsIfShared` is false (an encrypted file is meant to sit on disk).
-  /// On a terminal, "-" is answered at a hidden prompt (twice for a new secret), never read
-  /// with echo on.
+  /// On a terminal, a password given as "-" is answered at a hidden prompt (twice for a new
+  /// one), never read with echo on. (A vault given as "-" is read to its end: it is a file's
+  /// content, not a line; the mnemonic and passphrase prompts are `MnemonicOptions`'.)
   static func read(
     _ source: SecretSource, limit: Int = maximumByteCount, warnsIfShared: Bool = true
   ) throws(SecretInputError) -> SecureBytes {
     let path = source.path ?? "-"
-    if path == "-", standardInputIsTerminal {
+    if path == "-", standardInputIsTerminal, source.role.hasSuffix("password") {
       let prompted = SecretSource(role: source.role, path: nil, isNew: isNew(source))
       return try prompt("Enter the \(source.role) (input hidden): ", for: prompted)
     }
