@@ -9,10 +9,11 @@ enum KeystorePassword {
   static let generatedByteCount = 32
 
   /// The password in the file at `path`; "-" is standard input, or a prompt with echo off when
-  /// standard input is a terminal.
+  /// standard input is a terminal (asked twice when it is a new password: `export`).
   static func read(_ path: String) throws -> SecureBytes {
     if path == "-", SecretInput.standardInputIsTerminal {
-      let source = SecretSource(role: "keystore password", path: nil)
+      let source = SecretSource(
+        role: "keystore password", path: nil, isNew: SecretInput.passwordsAreNew)
       let typed = try SecretInput.prompt(
         "Enter the keystore password (input hidden): ", for: source)
       guard typed.count > 0 else { throw CLIError.failure("no keystore password was entered") }

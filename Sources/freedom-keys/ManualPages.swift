@@ -71,7 +71,10 @@ struct ManualPages: Runnable {
       unreadable file, a wrong password); 2 for a usage error (nothing is read or written); 3 \
       when
       .B verify
-      finds a mismatch. Errors are one line on standard error and never contain a secret.
+      finds a mismatch; 4 when
+      .B recover
+      has tried every candidate and none matched; 130 when interrupted (Ctrl-C or SIGINT). \
+      Errors are one line on standard error and never contain a secret.
       .SH SEE ALSO
 
       """

@@ -52,6 +52,8 @@ struct MnemonicOptions {
   /// `--vault-file` is the password of the vault the command writes, not a mnemonic source.
   init(_ arguments: ParsedArguments, passwordAlsoWritesVault: Bool = false) throws(CLIError) {
     commandPath = arguments.commandPath
+    // An export encrypts with every password it is given: each is new, asked for twice.
+    SecretInput.passwordsAreNew = commandPath.split(separator: " ").dropFirst().first == "export"
     mnemonicPath = arguments.value(Self.mnemonicFile)
     vaultPath = arguments.value(Self.vaultFile)
     vaultPasswordPath =
@@ -67,9 +69,13 @@ struct MnemonicOptions {
 
     // A pipe can carry one thing, and nothing while a prompt needs the terminal. (On a
     // terminal, "-" is answered at a hidden prompt, one after the other.)
+    // The password of the vault `export freedom` writes is read from standard input too.
+    let writtenVaultPassword =
+      passwordAlsoWritesVault && vaultPath == nil ? arguments.value(Self.vaultPasswordFile) : nil
     let fromStandardInput = [
       (Self.mnemonicFile, mnemonicPath), (Self.vaultFile, vaultPath),
-      (Self.vaultPasswordFile, vaultPasswordPath), (Self.passphraseFile, passphrasePath),
+      (Self.vaultPasswordFile, vaultPasswordPath ?? writtenVaultPassword),
+      (Self.passphraseFile, passphrasePath),
     ].filter { $0.1 == "-" && !(SecretInput.standardInputIsTerminal && $0.0 != Self.vaultFile) }
       .map(\.0)
     if fromStandardInput.count > 1 {
@@ -185,7 +191,8 @@ struct MnemonicOptions {
           + "pass --\(option.name) PATH, or pipe it with --\(option.name) -",
         commandPath: commandPath)
     }
-    return try SecretInput.prompt(prompt, for: SecretSource(role: role, path: nil))
+    // What these options read already exists (the words, a vault's password): asked once.
+    return try SecretInput.prompt(prompt, for: SecretSource(role: role, path: nil, isNew: false))
   }
 
   /// The parsed mnemonic. Abbreviated words are reported on stderr, since the user typed

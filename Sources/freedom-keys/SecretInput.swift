@@ -17,6 +17,8 @@ enum SecretInputError: Error, CustomStringConvertible {
   case controlCharacter(SecretSource, scalar: UInt32, byte: Int)
   /// The prompt reached end of input before a line was entered.
   case nothingEntered(SecretSource)
+  /// A new secret typed twice at the hidden prompt did not match.
+  case mismatch(SecretSource)
 
   var description: String {
     switch self {
@@ -30,6 +32,8 @@ enum SecretInputError: Error, CustomStringConvertible {
     case .controlCharacter(let source, let scalar, let byte):
       "\(source) contains a control character (U+\(hex4(scalar))) at byte \(byte)"
     case .nothingEntered(let source): "no \(source.role) was entered"
+    case .mismatch(let source):
+      "the two \(source.role)s entered differ; nothing was written (type the same one twice)"
     }
   }
 
@@ -50,6 +54,10 @@ struct SecretSource: CustomStringConvertible, Sendable {
   let role: String
   /// The path given on the command line; "-" is standard input, nil the terminal prompt.
   let path: String?
+  /// Whether the secret is a new one (a password the command encrypts with), which the
+  /// hidden prompt asks for twice; nil: a password is new when the command is an export
+  /// (`SecretInput.passwordsAreNew`).
+  var isNew: Bool? = nil
 
   var description: String {
     switch path {
@@ -69,13 +77,30 @@ enum SecretInput {
   /// Whether standard input is a terminal a person could type into.
   static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
+  /// Whether every password this run reads from "-" or the terminal is a new one: set once by
+  /// `MnemonicOptions` for the `export` commands (everything they are given a password for,
+  /// they encrypt with it), before anything is read.
+  nonisolated(unsafe) static var passwordsAreNew = false
+
+  /// Whether `source` is read as a new secret: asked twice at the prompt.
+  static func isNew(_ source: SecretSource) -> Bool {
+    source.isNew ?? (passwordsAreNew && source.role.hasSuffix("password"))
+  }
+
   /// The content of the file at `source.path` ("-" reads standard input), without a leading
   /// byte order mark, refused unread if larger than `limit`. Warns when the file is readable by
   /// other users, unless `warnsIfShared` is false (an encrypted file is meant to sit on disk).
+  /// On a terminal, a password given as "-" is answered at a hidden prompt (twice for a new
+  /// one), never read with echo on. (A vault given as "-" is read to its end: it is a file's
+  /// content, not a line; the mnemonic and passphrase prompts are `MnemonicOptions`'.)
   static func read(
     _ source: SecretSource, limit: Int = maximumByteCount, warnsIfShared: Bool = true
   ) throws(SecretInputError) -> SecureBytes {
     let path = source.path ?? "-"
+    if path == "-", standardInputIsTerminal, source.role.hasSuffix("password") {
+      let prompted = SecretSource(role: source.role, path: nil, isNew: isNew(source))
+      return try prompt("Enter the \(source.role) (input hidden): ", for: prompted)
+    }
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else { throw .unreadable(source, reason: systemError()) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -98,9 +123,20 @@ enum SecretInput {
     return try validated(bytes, source: source)
   }
 
-  /// One line typed at the terminal with echo off (`prompt` goes to standard error).
+  /// One line typed at the terminal with echo off (`prompt` goes to standard error); a new
+  /// secret (`isNew(source)`) is asked for a second time and must match.
   static func prompt(_ prompt: String, for source: SecretSource) throws(SecretInputError)
     -> SecureBytes
+  {
+    let first = try promptOnce(prompt, for: source)
+    guard isNew(source) else { return first }
+    let again = try promptOnce("Enter the \(source.role) again to confirm: ", for: source)
+    guard again == first else { throw .mismatch(source) }
+    return first
+  }
+
+  private static func promptOnce(_ prompt: String, for source: SecretSource)
+    throws(SecretInputError) -> SecureBytes
   {
     let line = TerminalPrompt.readHiddenLine(prompt: prompt, capacity: maximumByteCount + 1)
     guard let line else { throw .nothingEntered(source) }

@@ -71,6 +71,14 @@ struct ManualPageTests {
           text.contains("\(name)-\(subcommand)(1)"), "\(name) does not refer to \(subcommand)")
       }
       #expect(text.contains("EXIT STATUS"), "\(name)")
+      // Every status the CLI exits with (issue 16 item 9: 4 and 130 were missing).
+      let source = try String(contentsOfFile: directory + "/" + name + ".1", encoding: .utf8)
+      #expect(source.contains("finds a mismatch; 4 when\n.B recover\n"), "\(name)")
+      #expect(source.contains("none matched; 130 when interrupted (Ctrl-C or SIGINT)."), "\(name)")
+      let status = text.components(separatedBy: "EXIT STATUS").dropFirst().first ?? ""
+      let flat = status.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(flat.contains("; 4 when recover has tried"), "\(name)")
+      #expect(flat.contains("; 130 when"), "\(name)")
       for line in text.split(separator: "\n") { #expect(line.count <= 80, "\(name): \(line)") }
     }
   }

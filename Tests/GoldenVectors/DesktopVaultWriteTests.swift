@@ -171,15 +171,16 @@ import VaultKeys
 }
 
 @Suite struct DesktopUserDataTests {
-  /// profile.json's slot: a non-negative integer member, read by the strict reader.
-  @Test func profileSlotIsReadStrictly() {
+  /// profile.json's slot as desktop reads it (JSON.parse, Number.isInteger): see
+  /// DesktopProfileMetadataTests for every case.
+  @Test func profileSlotIsReadAsDesktopReadsIt() {
     func slot(_ text: String) -> Int? { DesktopUserData.profileSlot(json: Array(text.utf8)) }
     #expect(slot(#"{"slot": 2, "ports": {"bee": 1633}}"#) == 2)
     #expect(slot(#"{"name": "default", "slot": 0}"#) == 0)
-    #expect(slot(#"{"slot": -1}"#) == nil)
+    #expect(slot(#"{"slot": -1}"#) == -1)
     #expect(slot(#"{"slot": 1.5}"#) == nil)
     #expect(slot(#"{"slot": "1"}"#) == nil)
-    #expect(slot(#"{"slot": 1, "slot": 2}"#) == nil)
+    #expect(slot(#"{"slot": 1, "slot": 2}"#) == 2)
     #expect(slot(#"{"Slot": 1}"#) == nil)
     #expect(slot("not json") == nil)
   }

@@ -31,6 +31,13 @@ package struct JSONNode: Sendable {
     return members.first { $0.name == name }
   }
 
+  /// The last member whose name is exactly `name` (compared as Unicode code points, as
+  /// JavaScript compares property names), the one `JSON.parse` keeps when a name repeats.
+  func lastMember(named name: String) -> JSONMember? {
+    guard case .object(let members) = kind else { return nil }
+    return members.last { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }
+  }
+
   var isObject: Bool {
     if case .object = kind { return true }
     return false

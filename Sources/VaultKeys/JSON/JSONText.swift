@@ -14,14 +14,25 @@ package enum JSONText {
   /// The largest document read: the CLI reads no node file larger than this either.
   static let maximumByteCount = 4 * 1024 * 1024
 
+  /// What the reader does with a member name that appears twice in one object.
+  package enum DuplicateMembers: Sendable {
+    /// Refused (the default: readers disagree on which one wins).
+    case refused
+    /// Kept, every one in order, for a reader that must agree with JavaScript's `JSON.parse`,
+    /// where the last one wins (`JSONNode.lastMember(named:)`).
+    case kept
+  }
+
   /// Parses one JSON value surrounded by optional whitespace.
-  package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONNode {
+  package static func parse(
+    _ bytes: UnsafeRawBufferPointer, duplicates: DuplicateMembers = .refused
+  ) throws(JSONSyntaxError) -> JSONNode {
     guard bytes.count <= maximumByteCount else {
       throw JSONSyntaxError(
         offset: maximumByteCount, problem: "the text is larger than \(maximumByteCount >> 20) MiB")
     }
     if let problem = encodingProblem(bytes) { throw JSONSyntaxError(offset: 0, problem: problem) }
-    var parser = Parser(bytes: bytes)
+    var parser = Parser(bytes: bytes, duplicates: duplicates)
     parser.skipWhitespace()
     let root = try parser.value(depth: 0)
     parser.skipWhitespace()
@@ -176,6 +187,7 @@ package enum JSONText {
 
   private struct Parser {
     let bytes: UnsafeRawBufferPointer
+    let duplicates: DuplicateMembers
     var index = 0
 
     func error(_ problem: String) -> JSONSyntaxError {
@@ -238,7 +250,7 @@ package enum JSONText {
         let nameStart = index
         let nameNode = try string()
         let name = JSONText.string(nameNode, in: bytes)
-        guard names.insert(name).inserted else {
+        guard names.insert(name).inserted || duplicates == .kept else {
           throw JSONSyntaxError(
             offset: nameStart,
             problem: "the member \"\(JSONText.printable(name))\" appears twice in one object")

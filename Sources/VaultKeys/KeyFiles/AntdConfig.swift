@@ -4,13 +4,15 @@ import CryptoPrimitives
 /// `<userData>/ant-data/` and starts `antd --config=<file>` with), as far as the node identity
 /// is concerned: the keystore password and where the data directory is.
 ///
-/// antd parses the file with serde_yaml; the keystore password is the `password:` value, else
-/// the content of the file named by `password-file:` with trailing CR/LF removed. Desktop
-/// Freedom's ant-manager rewrites the whole file on every start, keeping only the first line
-/// that matches `^password:\s*(.+)$` (trimmed). This type reads the one-line forms both agree on
-/// — plain, single-quoted and double-quoted scalars on the key's own line — and refuses every
-/// other shape (block scalars, anchors, flow mappings, continuation lines) rather than guessing
-/// a password. The file holds a secret, so it is kept in a `SecureBytes`.
+/// antd (crates/antd/src/config.rs) reads the file with serde_yaml into optional strings
+/// `password`, `password-file` and `data-dir` (the password is `password:`, else the content
+/// of the file `password-file:` names with trailing CR/LF removed). This type reads those
+/// keys from a top-level YAML block mapping as serde_yaml and PyYAML do — a UTF-8 BOM, CRLF,
+/// comments, a mapping indented as a whole, spaces around the colon, quoted keys, plain,
+/// single- and double-quoted scalars with YAML's escapes — and refuses, naming the line, any
+/// shape it cannot read or edit safely (see `AntdConfigScanner`) and any duplicate key, which
+/// antd refuses too. An empty password is refused. The file holds a secret, so it is kept in
+/// a `SecureBytes`.
 public struct AntdConfig: Sendable {
   /// The largest file read; desktop's is under 1 KiB.
   public static let maxByteCount = 1 << 20
@@ -25,38 +27,55 @@ public struct AntdConfig: Sendable {
   public let passwordFile: String?
   /// The `data-dir:` value, when present: antd uses this directory, not the file's own.
   public let dataDir: String?
-  /// Where the `password:` line is (its value range, up to the line ending), for the edit.
-  private let passwordValueRange: Range<Int>?
+  /// Where the edit goes and how an appended line looks.
+  private let layout: AntdConfigScanner.Result
 
   /// Parses `yaml`, the bytes of a `config.yaml`.
   public init(yaml: SecureBytes) throws(AntdConfigError) {
     guard yaml.count <= Self.maxByteCount else { throw .tooLarge }
-    let scanned: Result<Scan, AntdConfigError> = yaml.withUnsafeBytes { raw in
+    let scanned: Result<AntdConfigScanner.Result, AntdConfigError> = yaml.withUnsafeBytes { raw in
       do throws(AntdConfigError) {
-        return .success(try Self.scan(raw))
+        var scanner = AntdConfigScanner(raw)
+        return .success(try scanner.scan())
       } catch {
         return .failure(error)
       }
     }
-    let scan = try scanned.get()
+    var scan = try scanned.get()
     bytes = yaml
     password = scan.password
     passwordFile = scan.passwordFile
     dataDir = scan.dataDir
-    passwordValueRange = scan.passwordValueRange
+    scan.password = nil
+    layout = scan
   }
 
-  /// The file with its `password:` value set to `newPassword`: every other byte is kept, and a
-  /// `password:` line is appended when there is none.
+  /// The file with its `password:` value set to `newPassword`: only the value's bytes change
+  /// (a quoted value stays quoted the same way; a plain one stays plain when it can), and a
+  /// `password:` line is appended at the mapping's indentation when there is none.
   public func settingPassword(_ newPassword: SecureBytes) throws(AntdConfigError) -> SecureBytes {
-    let value = try Self.encodedValue(newPassword)
-    if let range = passwordValueRange {
-      let before = bytes[0..<range.lowerBound]
-      let after = bytes[range.upperBound..<bytes.count]
-      return before + SecureBytes(Array(" ".utf8)) + value + after
+    switch layout.passwordSlot {
+    case .scalar(let range, let style):
+      let value = try Self.encodedValue(newPassword, style: style)
+      return bytes[0..<range.lowerBound] + value + bytes[range.upperBound..<bytes.count]
+    case .empty(let offset):
+      let value = try Self.encodedValue(newPassword, style: .plain)
+      return bytes[0..<offset] + SecureBytes(Array(" ".utf8)) + value
+        + bytes[offset..<bytes.count]
+    case .absent:
+      let value = try Self.encodedValue(newPassword, style: .plain)
+      if !layout.endsWithLineBreak && layout.endsInBlockScalar {
+        // A line break after a block scalar's last line would become part of its value.
+        throw .unsupported(
+          "a block scalar at the end of the file without a final line break", line: 0)
+      }
+      // LF, as before (YAML reads a mix of LF and CR LF the same way).
+      let lineBreak = SecureBytes(Array("\n".utf8))
+      let indent = SecureBytes(Array(repeating: UInt8(ascii: " "), count: layout.indentation))
+      let empty = bytes.count == 0 || bytes == SecureBytes([0xEF, 0xBB, 0xBF])
+      return bytes + (layout.endsWithLineBreak || empty ? SecureBytes([]) : lineBreak) + indent
+        + SecureBytes(Array("password: ".utf8)) + value + lineBreak
     }
-    let endsWithNewline = bytes.withUnsafeBytes { $0.last == UInt8(ascii: "\n") || $0.isEmpty }
-    return bytes + SecureBytes(Array((endsWithNewline ? "" : "\n").utf8)) + Self.line(value)
   }
 
   /// A new config.yaml that holds only `password: <newPassword>`.
@@ -100,33 +119,38 @@ public struct AntdConfig: Sendable {
   }
 
   /// `password` as a YAML scalar that antd and desktop's line reader both read back unchanged:
-  /// plain when it is made of safe characters and cannot be taken for a number, boolean or
-  /// null; double-quoted otherwise.
-  private static func encodedValue(_ password: SecureBytes) throws(AntdConfigError) -> SecureBytes {
+  /// single-quoted when `style` is, plain when `style` is plain and it is made of safe
+  /// characters that cannot be taken for a number, boolean or null; double-quoted otherwise.
+  private static func encodedValue(
+    _ password: SecureBytes, style: AntdConfigScanner.Style = .plain
+  ) throws(AntdConfigError) -> SecureBytes {
     let checked: Result<Bool, AntdConfigError> = password.withUnsafeBytes { raw in
       guard !raw.isEmpty else { return .failure(.emptyPassword) }
       guard raw.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else {
         return .failure(.controlCharacterInPassword)
       }
-      guard validUTF8(raw) else { return .failure(.passwordNotUTF8) }
+      guard isValidUTF8(raw) else { return .failure(.passwordNotUTF8) }
       return .success(isSafePlain(raw))
     }
-    if try checked.get() { return password }
-    let extra = password.withUnsafeBytes { raw in
-      raw.count(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+    if try checked.get(), style == .plain { return password }
+    let quote = style == .singleQuoted ? UInt8(ascii: "'") : UInt8(ascii: "\"")
+    func needsEscape(_ byte: UInt8) -> Bool {
+      style == .singleQuoted
+        ? byte == quote : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
+    let extra = password.withUnsafeBytes { raw in raw.count(where: needsEscape) }
     return SecureBytes(count: password.count + extra + 2) { out in
       var cursor = SecureByteCursor(out)
-      cursor.append(UInt8(ascii: "\""))
+      cursor.append(quote)
       password.withUnsafeBytes { raw in
         for byte in raw {
-          if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            cursor.append(UInt8(ascii: "\\"))
+          if needsEscape(byte) {
+            cursor.append(style == .singleQuoted ? quote : UInt8(ascii: "\\"))
           }
           cursor.append(byte)
         }
       }
-      cursor.append(UInt8(ascii: "\""))
+      cursor.append(quote)
     }
   }
 
@@ -142,7 +166,7 @@ public struct AntdConfig: Sendable {
       String(decoding: raw, as: UTF8.self))
   }
 
-  private static func validUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
+  static func isValidUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
     var iterator = raw.makeIterator()
     var decoder = UTF8()
     while true {
@@ -154,190 +178,9 @@ public struct AntdConfig: Sendable {
     }
   }
 
-  // MARK: - Reading
-
-  private struct Scan {
-    var password: SecureBytes?
-    var passwordFile: String?
-    var dataDir: String?
-    var passwordValueRange: Range<Int>?
-  }
-
-  private static func scan(_ raw: UnsafeRawBufferPointer) throws(AntdConfigError) -> Scan {
-    var result = Scan()
-    var seen: Set<String> = []
-    var lineStart = 0
-    var previousKey: String?
-    var sawContent = false
-    while lineStart < raw.count {
-      var lineEnd = lineStart
-      while lineEnd < raw.count, raw[lineEnd] != 0x0A { lineEnd += 1 }
-      var contentEnd = lineEnd
-      if contentEnd > lineStart, raw[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-      let line = lineStart..<contentEnd
-      defer { lineStart = lineEnd + 1 }
-
-      let first = line.first { raw[$0] != 0x20 && raw[$0] != 0x09 }
-      guard let first, raw[first] != UInt8(ascii: "#") else { continue }
-      if !sawContent {
-        sawContent = true
-        if raw[first] == UInt8(ascii: "{") { throw .unsupported("a flow mapping ({ … })") }
-      }
-      if first > line.lowerBound {
-        // An indented line continues the previous key's value (a list or a folded scalar).
-        if let previousKey, ["password", "password-file", "data-dir"].contains(previousKey) {
-          throw .unsupported("the value of '\(previousKey)' continues on the next line")
-        }
-        continue
-      }
-      let quote = raw[first]
-      if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") || quote == UInt8(ascii: "?") {
-        let rest = text(raw, first..<line.upperBound)
-        if ["password", "password-file", "data-dir"].contains(where: {
-          rest.dropFirst().hasPrefix($0)
-        }) {
-          throw .unsupported("a quoted or complex key")
-        }
-        previousKey = nil
-        continue
-      }
-      guard let colon = line.first(where: { raw[$0] == UInt8(ascii: ":") }),
-        colon + 1 == line.upperBound || raw[colon + 1] == 0x20 || raw[colon + 1] == 0x09
-      else {
-        previousKey = nil
-        continue
-      }
-      let key = text(raw, line.lowerBound..<colon)
-      previousKey = key
-      guard ["password", "password-file", "data-dir"].contains(key) else { continue }
-      guard seen.insert(key).inserted else { throw .duplicateKey(key) }
-      let valueRange = (colon + 1)..<line.upperBound
-      let value = try scalar(raw, valueRange, key: key)
-      switch key {
-      case "password":
-        result.passwordValueRange = valueRange
-        result.password = value.map { SecureBytes(UnsafeRawBufferPointer(rebasing: raw[$0])) }
-        if let escaped = escapedRange(raw, valueRange) {
-          result.password = unescapeDoubleQuoted(raw, escaped)
-        }
-      case "password-file":
-        result.passwordFile = value.map { text(raw, $0) }
-      default:
-        result.dataDir = value.map { text(raw, $0) }
-      }
-    }
-    return result
-  }
-
-  /// The range of a scalar's content, or nil for null. Double-quoted values with escapes are
-  /// decoded by the caller (`escapedRange`).
-  private static func scalar(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, key: String)
-    throws(AntdConfigError) -> Range<Int>?
-  {
-    var start = range.lowerBound
-    while start < range.upperBound, raw[start] == 0x20 || raw[start] == 0x09 { start += 1 }
-    guard start < range.upperBound, raw[start] != UInt8(ascii: "#") else { return nil }
-    let opener = raw[start]
-    if opener == UInt8(ascii: "\"") || opener == UInt8(ascii: "'") {
-      var index = start + 1
-      while index < range.upperBound {
-        if opener == UInt8(ascii: "\"") && raw[index] == UInt8(ascii: "\\") {
-          guard index + 1 < range.upperBound,
-            raw[index + 1] == UInt8(ascii: "\"") || raw[index + 1] == UInt8(ascii: "\\")
-          else { throw .unsupported("an escape other than \\\" or \\\\ in '\(key)'") }
-          index += 2
-          continue
-        }
-        if raw[index] == opener {
-          if opener == UInt8(ascii: "'"), index + 1 < range.upperBound,
-            raw[index + 1] == UInt8(ascii: "'")
-          {
-            throw .unsupported("a doubled quote ('') in '\(key)'")
-          }
-          break
-        }
-        index += 1
-      }
-      guard index < range.upperBound else {
-        throw .unsupported("an unterminated quote in '\(key)'")
-      }
-      var after = index + 1
-      while after < range.upperBound, raw[after] == 0x20 || raw[after] == 0x09 { after += 1 }
-      guard after == range.upperBound || raw[after] == UInt8(ascii: "#") else {
-        throw .unsupported("text after the quoted value of '\(key)'")
-      }
-      return (start + 1)..<index
-    }
-    let indicators = Array("[]{}&*!|>%@`,".utf8)
-    guard !indicators.contains(opener),
-      !(opener == UInt8(ascii: "-") && start + 1 < range.upperBound && raw[start + 1] == 0x20)
-    else {
-      throw .unsupported("a value of '\(key)' that is not a plain, single-line string")
-    }
-    var end = range.upperBound
-    if let comment = (start..<range.upperBound).first(where: {
-      raw[$0] == UInt8(ascii: "#") && (raw[$0 - 1] == 0x20 || raw[$0 - 1] == 0x09)
-    }) {
-      end = comment
-    }
-    while end > start, raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
-    let content = start..<end
-    if content.contains(where: {
-      raw[$0] == UInt8(ascii: ":") && ($0 + 1 == end || raw[$0 + 1] == 0x20)
-    }) {
-      throw .unsupported("a ': ' inside the value of '\(key)'")
-    }
-    let word = text(raw, content)
-    if ["~", "null", "Null", "NULL"].contains(word) { return nil }
-    if key == "password", resolvesToNonString(word) {
-      throw .ambiguousPassword
-    }
-    return content
-  }
-
-  /// For a double-quoted value holding escapes, the content range to decode.
-  private static func escapedRange(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>)
-    -> Range<Int>?
-  {
-    guard let open = range.first(where: { raw[$0] != 0x20 && raw[$0] != 0x09 }),
-      raw[open] == UInt8(ascii: "\"")
-    else { return nil }
-    var index = open + 1
-    var hasEscape = false
-    while index < range.upperBound, raw[index] != UInt8(ascii: "\"") {
-      if raw[index] == UInt8(ascii: "\\") {
-        hasEscape = true
-        index += 1
-      }
-      index += 1
-    }
-    return hasEscape ? (open + 1)..<index : nil
-  }
-
-  private static func unescapeDoubleQuoted(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>)
-    -> SecureBytes
-  {
-    // Every escape here is \" or \\ (checked by `scalar`): two bytes that stand for one.
-    var count = 0
-    var index = range.lowerBound
-    while index < range.upperBound {
-      index += raw[index] == UInt8(ascii: "\\") ? 2 : 1
-      count += 1
-    }
-    return SecureBytes(count: count) { out in
-      var cursor = SecureByteCursor(out)
-      var index = range.lowerBound
-      while index < range.upperBound {
-        if raw[index] == UInt8(ascii: "\\") { index += 1 }
-        cursor.append(raw[index])
-        index += 1
-      }
-    }
-  }
-
-  /// Whether YAML would resolve the plain scalar to a boolean, a number or null — YAML 1.1's
-  /// wider sets included (sexagesimal, `0777`, `1_000`, `yes`/`no`) — which antd might then not
-  /// accept as the password string.
+  /// Whether YAML would resolve the plain scalar to a boolean, a number, a timestamp or null —
+  /// YAML 1.1's wider sets included (sexagesimal, `0777`, `1_000`, `yes`/`no`, `2001-12-14`) —
+  /// which antd might then not accept as the password string.
   public static func resolvesToNonString(_ word: String) -> Bool {
     let keywords = [
       "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf",
@@ -351,27 +194,32 @@ public struct AntdConfig: Sendable {
       #"[-+]?0b[01_]+"#,  // binary
       #"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"#,  // sexagesimal
       #"[-+]?(\.[0-9_]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?"#,  // float
+      #"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt \t].*)?"#,  // timestamp (PyYAML makes a date)
     ]
     return patterns.contains { pattern in
       (try? Regex(pattern).wholeMatch(in: word)) != nil
     }
   }
 
-  private static func text(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
-    String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
-  }
 }
 
-/// Why an antd `config.yaml` could not be read or edited. Never quotes a password.
+/// Why an antd `config.yaml` could not be read or edited. Never quotes a password; `line` is
+/// the 1-based line the problem is on (0: the end of the file).
 public enum AntdConfigError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file is larger than 1 MiB.
   case tooLarge
-  /// A key this tool reads appears twice (serde_yaml refuses that too).
-  case duplicateKey(String)
-  /// The value has a YAML shape this tool does not read; the reason names it.
-  case unsupported(String)
-  /// The plain `password:` value could be read by YAML as a number, boolean or null.
-  case ambiguousPassword
+  /// The file is not UTF-8 text (antd refuses to read it).
+  case notUTF8
+  /// A top-level key appears twice (antd's serde_yaml and PyYAML refuse that too).
+  case duplicateKey(String, line: Int)
+  /// A YAML shape this tool does not read or cannot edit safely; the reason names it.
+  case unsupported(String, line: Int)
+  /// The plain `password:` value could be read by YAML as a number, boolean, date or null.
+  case ambiguousPassword(line: Int)
+  /// The plain value of `password-file:` or `data-dir:` could be read by YAML as another type.
+  case ambiguousValue(key: String, line: Int)
+  /// The file's `password:` is an empty string, which would encrypt with no password.
+  case emptyPasswordInFile(line: Int)
   /// An empty password cannot be written.
   case emptyPassword
   /// The password holds a control character (a line break, a tab, NUL …).
@@ -382,13 +230,22 @@ public enum AntdConfigError: Error, Equatable, Sendable, CustomStringConvertible
   public var description: String {
     switch self {
     case .tooLarge: "config.yaml is larger than 1 MiB"
-    case .duplicateKey(let key):
-      "config.yaml has '\(key):' twice, which antd refuses; keep one"
-    case .unsupported(let shape):
-      "config.yaml holds \(shape); write the value on its own line as `key: value`"
-    case .ambiguousPassword:
-      "config.yaml's password could be read by YAML as a number, boolean or null; put it in "
-        + "double quotes"
+    case .notUTF8: "config.yaml is not UTF-8 text, which antd needs; save it as UTF-8"
+    case .duplicateKey(let key, let line):
+      "line \(line) has '\(key):' a second time, which antd refuses; keep one"
+    case .unsupported(let shape, let line):
+      (line > 0 ? "line \(line) holds " : "the file ends with ")
+        + "\(shape), which this tool cannot read or edit safely; write antd's keys as "
+        + "`key: value` on one line each"
+    case .ambiguousPassword(let line):
+      "line \(line): the password could be read by YAML as a number, boolean, date or null; "
+        + "put it in double quotes"
+    case .ambiguousValue(let key, let line):
+      "line \(line): the value of '\(key)' could be read by YAML as a number, boolean or date; "
+        + "put it in double quotes"
+    case .emptyPasswordInFile(let line):
+      "line \(line) sets an empty password, which would leave the keystore without one; "
+        + "remove the line or give a password"
     case .emptyPassword: "the password is empty"
     case .controlCharacterInPassword:
       "the password holds a control character (line break, tab …), which config.yaml cannot hold"

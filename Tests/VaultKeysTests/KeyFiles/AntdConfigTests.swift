@@ -60,13 +60,25 @@ private let desktop = """
   }
 
   @Test func refusesWhatItCannotReadSafely() {
-    #expect(error("password: a\npassword: b\n") == .duplicateKey("password"))
-    #expect(error("password: |\n  block\n")?.description.contains("not a plain") == true)
-    #expect(error("password:\n  continued\n") != nil)
-    #expect(error("{password: x}\n") != nil)
-    #expect(error("password: 12345\n") == .ambiguousPassword)
-    #expect(error("password: true\n") == .ambiguousPassword)
-    #expect(error("password: \"bad\\tescape\"\n") != nil)
+    #expect(error("password: a\npassword: b\n") == .duplicateKey("password", line: 2))
+    #expect(
+      error("password: |\n  block\n")
+        == .unsupported(
+          "a block scalar (| or >) as the value of 'password'", line: 1))
+    #expect(
+      error("password:\n  continued\n")
+        == .unsupported(
+          "the value of 'password' continuing on the next line", line: 2))
+    #expect(
+      error("{password: x}\n")
+        == .unsupported(
+          "a flow collection ({ … } or [ … ]) where a key should be", line: 1))
+    #expect(error("password: 12345\n") == .ambiguousPassword(line: 1))
+    #expect(error("password: true\n") == .ambiguousPassword(line: 1))
+    #expect(
+      error("password: \"bad\\qescape\"\n")
+        == .unsupported(
+          "an unknown escape in a double-quoted scalar", line: 1))
   }
 
   @Test func settingThePasswordKeepsEveryOtherByte() throws {
@@ -140,6 +152,189 @@ extension String {
     }
     for word in ["3f1c2a9b", "e", "1x", "abc", "1.2.3a", "0xZZ", "hunter2"] {
       #expect(!AntdConfig.resolvesToNonString(word), "\(word)")
+    }
+  }
+}
+
+/// config.yaml read as YAML (issue 16 item 6): every shape here is valid YAML that serde_yaml
+/// and PyYAML read with this password; 5001ebb read none of the first three (and appended a
+/// second `password:` line antd then refused).
+@Suite struct AntdConfigYAMLShapeTests {
+  @Test func shapesTheIssueNamed() throws {
+    #expect(string(try config("password :  X\n").password) == "X")
+    #expect(string(try config("\u{FEFF}password: bom\n").password) == "bom")
+    #expect(string(try config("  api-addr: :1633\n  password: indented\n").password) == "indented")
+  }
+
+  @Test func spacingCommentsAndLineBreaks() throws {
+    let text = "# c\r\n\r\napi-addr: 127.0.0.1:1633   # api\r\npassword   :   pw-1   # p\r\n"
+    #expect(string(try config(text).password) == "pw-1")
+    #expect(string(try config("---\npassword: afterMarker\n").password) == "afterMarker")
+    #expect(string(try config("password: no-final-break").password) == "no-final-break")
+    #expect(string(try config("password: a#b\n").password) == "a#b")
+    #expect(string(try config("p2p-addr: :1634\npassword: -dash\n").password) == "-dash")
+  }
+
+  @Test func quotedScalarsAndKeys() throws {
+    #expect(string(try config("password: 'it''s'\n").password) == "it's")
+    #expect(string(try config("password: 'a \"b\" \\\\n'\n").password) == "a \"b\" \\\\n")
+    #expect(
+      string(try config(#"password: "\x41\u00e9\U0001F511\/\\\"\t\ e""# + "\n").password)
+        == "Aé🔑/\\\"\t e")
+    #expect(string(try config("\"password\": dq-key\n").password) == "dq-key")
+    #expect(string(try config("'password' : sq-key\n").password) == "sq-key")
+    #expect(string(try config("\"pass\\x77ord\": escaped-key\n").password) == "escaped-key")
+    #expect(string(try config("password: \"12345\"\n").password) == "12345")
+    #expect(try config("password-file: '/run/a b'\n").passwordFile == "/run/a b")
+    #expect(try config("data-dir: \"/d\"\n").dataDir == "/d")
+  }
+
+  @Test func otherKeysValuesAreSkippedWholly() throws {
+    let text = """
+      resolver-options:
+        - "https://a.example"
+        - password: in-a-list
+      cors-allowed-origins:
+      - "null"
+      - '*'
+      note: |
+        password: in-a-block-scalar
+      nested:
+        deeper:
+          password: nested
+      flow: {password: in-flow, b: [1, 2]}
+      anchor: &a value
+      alias: *a
+      tagged: !!str 5
+      password: top
+      """
+    let read = try config(text)
+    #expect(string(read.password) == "top")
+    #expect(read.passwordFile == nil)
+  }
+
+  @Test func nullsAreAbsent() throws {
+    #expect(try config("password: null # none\n").password == nil)
+    #expect(try config("password: # none\n").password == nil)
+    #expect(try config("").password == nil)
+    #expect(try config("\u{FEFF}").password == nil)
+    #expect(try config("# only a comment\n").password == nil)
+  }
+}
+
+@Suite struct AntdConfigYAMLRefusalTests {
+  @Test func duplicatesOfAnyKeyAreRefusedWithTheirLine() {
+    #expect(error("password: a\n# c\n\"password\": b\n") == .duplicateKey("password", line: 3))
+    #expect(error("a: 1\npassword: x\na: 2\n") == .duplicateKey("a", line: 3))
+    #expect(error("data-dir: /a\n'data-dir': /b\n") == .duplicateKey("data-dir", line: 2))
+  }
+
+  @Test func anEmptyPasswordIsRefused() {
+    #expect(error("password: \"\"\n") == .emptyPasswordInFile(line: 1))
+    #expect(error("api-addr: x\npassword: ''\n") == .emptyPasswordInFile(line: 2))
+  }
+
+  @Test func shapesThatCannotBeReadSafelyNameTheirLine() {
+    let cases: [(String, AntdConfigError)] = [
+      ("a: 1\npassword:\tx\n", .unsupported("a tab", line: 2)),
+      ("a: 1\n\tb: 2\n", .unsupported("a tab in the indentation", line: 2)),
+      (
+        "a: 1\rpassword: x\n",
+        .unsupported("a carriage return that is not part of a CR LF", line: 1)
+      ),
+      ("a: 1\u{85}password: x\n", .unsupported("a control character or a NEL line break", line: 1)),
+      ("a: 1\u{2028}password: x\n", .unsupported("a Unicode line or paragraph separator", line: 1)),
+      (
+        "a: \"x\npassword: y\"\n",
+        .unsupported("a quoted value that does not end on its line", line: 1)
+      ),
+      (
+        "a: [1,\npassword: y]\n",
+        .unsupported("a flow collection that does not end on its line", line: 1)
+      ),
+      ("password: &p x\n", .unsupported("an anchor (&) as the value of 'password'", line: 1)),
+      ("a: &p x\npassword: *p\n", .unsupported("an alias (*) as the value of 'password'", line: 2)),
+      (
+        "<<: {password: x}\n",
+        .unsupported("a key that YAML reads as something other than text", line: 1)
+      ),
+      ("  a: 1\n b: 2\n", .unsupported("a line indented less than the mapping's keys", line: 2)),
+      ("a: 1\n...\n", .unsupported("a document marker ('...')", line: 2)),
+      ("%YAML 1.1\n---\npassword: x\n", .unsupported("a YAML directive", line: 1)),
+      ("? password\n: x\n", .unsupported("a '?' or ':' indicator where a key should be", line: 1)),
+      ("- password: x\n", .unsupported("a sequence entry where a key should be", line: 1)),
+      ("password: a: b\n", .unsupported("a ': ' inside a plain value", line: 1)),
+      ("password: \"x\" y\n", .unsupported("text after a quoted value", line: 1)),
+      ("password: \"\\ud800\"\n", .unsupported("an escape that is no Unicode character", line: 1)),
+      (
+        "password: [a]\n",
+        .unsupported("a flow collection ({ … } or [ … ]) as the value of 'password'", line: 1)
+      ),
+      (
+        "password: x\n  more\n",
+        .unsupported("the value of 'password' continuing on the next line", line: 2)
+      ),
+      (
+        "password: \"x\"\n  more\n",
+        .unsupported("an indented line that continues no value", line: 2)
+      ),
+      ("a: 1\njust text\n", .unsupported("a line that is not 'key: value'", line: 2)),
+      (
+        "a:\n    b: 1\n  password: x\n",
+        .unsupported("a line indented less than the lines before it", line: 3)
+      ),
+      ("1: x\n", .unsupported("a key that YAML reads as something other than text", line: 1)),
+      ("password: 2024-01-01\n", .ambiguousPassword(line: 1)),
+      ("data-dir: 12\n", .ambiguousValue(key: "data-dir", line: 1)),
+    ]
+    for (text, expected) in cases {
+      #expect(error(text) == expected, "\(text.debugDescription)")
+    }
+    #expect(throws: AntdConfigError.notUTF8) {
+      try AntdConfig(yaml: SecureBytes([0x61, 0x3A, 0x20, 0xFF]))
+    }
+  }
+}
+
+/// `settingPassword` changes only the value's bytes, or appends one line at the mapping's
+/// indentation, and the result reads back with the new password.
+@Suite struct AntdConfigEditTests {
+  private func edit(_ text: String, _ password: String) throws -> String? {
+    let edited = try config(text).settingPassword(SecureBytes(Array(password.utf8)))
+    #expect(string(try AntdConfig(yaml: edited).password) == password)
+    return string(edited)
+  }
+
+  @Test func replacesOnlyTheValue() throws {
+    #expect(
+      try edit("  a: 1\r\n  password :  old   # c\r\n  b: 2\r\n", "new1")
+        == "  a: 1\r\n  password :  new1   # c\r\n  b: 2\r\n")
+    #expect(
+      try edit("\u{FEFF}password: 'o''ld' # c\n", "it's") == "\u{FEFF}password: 'it''s' # c\n")
+    #expect(try edit("\"password\": \"old\"\n", "q\"b\\") == "\"password\": \"q\\\"b\\\\\"\n")
+    #expect(try edit("password: old\n", "needs quotes") == "password: \"needs quotes\"\n")
+    #expect(try edit("password: ~\nb: 2\n", "n") == "password: \"n\"\nb: 2\n")
+    #expect(try edit("password:   # none\n", "pw") == "password: pw   # none\n")
+    #expect(try edit("password:", "pw") == "password: pw")
+  }
+
+  @Test func appendsOneLineAtTheMappingsIndentation() throws {
+    #expect(
+      try edit("  a: 1\r\n  b:\r\n    c: 2\r\n", "pw")
+        == "  a: 1\r\n  b:\r\n    c: 2\r\n  password: pw\n")
+    #expect(try edit("a: 1", "pw") == "a: 1\npassword: pw\n")
+    #expect(try edit("\u{FEFF}", "pw") == "\u{FEFF}password: pw\n")
+    #expect(try edit("", "pw") == "password: pw\n")
+    #expect(try edit("a: |\n  text\n", "pw") == "a: |\n  text\npassword: pw\n")
+  }
+
+  @Test func refusesAnAppendThatWouldChangeAnotherValue() throws {
+    let read = try config("a: |\n  text")
+    #expect(
+      throws: AntdConfigError.unsupported(
+        "a block scalar at the end of the file without a final line break", line: 0)
+    ) {
+      try read.settingPassword(SecureBytes(Array("pw".utf8)))
     }
   }
 }
