@@ -15,7 +15,10 @@
     static let readOnly = O_RDONLY
     static let cloexec = O_CLOEXEC
     static let noFollow = O_NOFOLLOW
-    static let noSymlinkFollow = AT_SYMLINK_NOFOLLOW
+    static let nonBlocking = O_NONBLOCK
+    static let noEntry = ENOENT
+    static let symbolicLinkLoop = ELOOP
+    static let wouldBlock = EWOULDBLOCK
 
     /// Whether this process runs as root (and so must hand what it creates to the owner).
     static var isRoot: Bool { geteuid() == 0 }

@@ -62,9 +62,21 @@ public final class NodeDirectory {
   /// when nothing was written.
   private var created: [String] = []
   private var wrote = false
-  /// Tests only: called before each step of `apply` ("step <i>", "commit"); a throw is a
-  /// failure at that point.
+  /// Tests only: called at each point of `apply` ("step <i>", "commit", "clean-up",
+  /// "backup <i>"); a throw is a failure at that point.
   var faultInjection: ((String) throws(NodeFileError) -> Void)?
+  /// Tests only: `apply` stops dead at this point, undoing and cleaning up nothing, as a
+  /// kill -9 there would leave the directory.
+  var killPoint: String?
+  private var killed = false
+
+  private func reached(_ point: String) throws(NodeFileError) {
+    if point == killPoint {
+      killed = true
+      throw NodeFileError(.io, "killed at \(point)")
+    }
+    try faultInjection?(point)
+  }
 
   private init(path: String, layout: NodeLayout, root: DirectoryDescriptor) {
     self.path = path
@@ -350,13 +362,14 @@ public final class NodeDirectory {
     do throws(NodeFileError) {
       try root.makeDirectory(NodeLayout.asideName, owner: owner)
       for step in steps {
-        try faultInjection?("step \(step.index)")
+        try reached("step \(step.index)")
         try perform(step)
       }
-      try faultInjection?("commit")
+      try reached("commit")
       record.committed = true
       try writeRecord(record, replacing: true)
     } catch {
+      if killed { throw error }
       // The mark may have reached the disk although a flush after it failed: then the change
       // is committed, and finishing it is the only way that matches the record.
       if (try? readRecord())?.committed != true {
@@ -377,8 +390,10 @@ public final class NodeDirectory {
 
     // 4. Committed: delete (or back up) the old identity's files and state, then the record.
     do throws(NodeFileError) {
+      try reached("clean-up")
       result.keptAside = try recover(record, finishing: true)
     } catch {
+      if killed { throw error }
       warnings.append(
         "the new identity is in place, but \(error.message); the next run on \(path) retries")
     }
@@ -651,6 +666,7 @@ public final class NodeDirectory {
       try root.sync()
     }
     discard(NodeLayout.asideName)
+    if finishing { try reached("discarded aside") }
     discard(NodeLayout.stagingName)
     try root.sync()
     try root.remove(NodeLayout.intentName)
@@ -714,6 +730,7 @@ public final class NodeDirectory {
       guard let source = step.oldEntry, let status = try root.status(source) else { continue }
       if step.kind == .dir, !status.isDirectory || status.inode == step.inode { continue }
       if step.kind == .file, !status.isRegularFile { continue }
+      try reached("backup \(step.index)")
       let destination = backup + "/" + step.path
       try root.makeDirectories(NodePath.parent(destination))
       try root.rename(source, destination, flags: DirectoryDescriptor.noReplace)
