@@ -45,7 +45,11 @@ public final class NodeDirectory {
   public let layout: NodeLayout
   /// Set when `open` finished or undid an interrupted change (here or in an enclosing or
   /// nested directory): a line for the user each.
-  public var recoveryNote: String? { notes.isEmpty ? nil : notes.joined(separator: "\n") }
+  public var recoveryNote: String? {
+    let all =
+      enclosingDirectories.flatMap(\.notes) + notes + nestedDirectories.flatMap(\.notes)
+    return all.isEmpty ? nil : all.joined(separator: "\n")
+  }
   /// The enclosing node directories that were locked (outermost first).
   public private(set) var enclosingDirectories: [NodeDirectory] = []
   /// The nested node directories that were locked, in the order given.
