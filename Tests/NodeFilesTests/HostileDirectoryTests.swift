@@ -19,9 +19,11 @@ private func failure(_ body: () throws(NodeFileError) -> Void) -> NodeFileError?
 /// Opens `path` for writing from another thread after a while, so that a test of code that
 /// would block opening a FIFO ends (and fails) instead of hanging forever.
 private func unblock(_ path: String) {
-  DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
-    let fd = open(path, O_WRONLY | O_NONBLOCK)
-    if fd >= 0 { close(fd) }
+  for seconds in stride(from: 20, through: 80, by: 20) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+      let fd = open(path, O_WRONLY | O_NONBLOCK)
+      if fd >= 0 { close(fd) }
+    }
   }
 }
 

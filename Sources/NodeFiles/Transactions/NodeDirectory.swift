@@ -223,10 +223,11 @@ public final class NodeDirectory {
       return directory
     }
 
-    /// Locks each of `directories` that exists, in order.
+    /// Locks each of `directories` that exists, in order; what is not a directory is no node
+    /// directory to lock (the caller's checks report it).
     mutating func lock(_ directories: [Enclosing]) throws(NodeFileError) -> [NodeDirectory] {
       var locked: [NodeDirectory] = []
-      for item in directories {
+      for item in directories where try FileStatus.following(item.path)?.isDirectory == true {
         if let directory = try lock(item.path, layout: item.layout) { locked.append(directory) }
       }
       return locked
