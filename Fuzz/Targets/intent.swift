@@ -10,8 +10,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   else { return 0 }
   for step in record.steps {
     require(IntentRecord.isStepPath(step.path), "a step names \(step.path)")
-    require(!step.path.hasPrefix("/") && !step.path.contains(".."), "a step leaves: \(step.path)")
-    require(!step.path.contains(".freedom-keys"), "a step names an engine file: \(step.path)")
+    let components = step.path.split(separator: "/", omittingEmptySubsequences: false)
+    require(
+      !step.path.hasPrefix("/") && !components.contains { $0 == ".." || $0 == "." || $0.isEmpty },
+      "a step leaves: \(step.path)")
+    require(
+      !step.path.split(separator: "/").contains { $0.hasPrefix(".freedom-keys") },
+      "a step names an engine file: \(step.path)")
   }
   if let backup = record.backup {
     require(IntentRecord.isBackupPath(backup), "the backup is \(backup)")
