@@ -22,6 +22,8 @@
 
     /// Whether this process runs as root (and so must hand what it creates to the owner).
     static var isRoot: Bool { geteuid() == 0 }
+    /// The effective user id.
+    static var effectiveUser: UInt32 { geteuid() }
 
     // MARK: Descriptors
 

@@ -582,7 +582,7 @@ public final class NodeDirectory {
 
   /// The intent record, if it is one this freedom-keys wrote: a regular file (opened without
   /// blocking or following a link), mode 0600, owned by the directory's owner, no larger than
-  /// `IntentRecord.maximumByteCount`, well formed. Anything else is refused and left in place.
+  /// `IntentRecord.maximumByteCount`, well formed (see `IntentRecord`). Anything else is refused and left in place.
   private func readRecord() throws(NodeFileError) -> IntentRecord {
     let recordPath = full(NodeLayout.intentName)
     func refuse(_ reason: String) -> NodeFileError {
@@ -604,7 +604,9 @@ public final class NodeDirectory {
     guard status.permissions == 0o600 else {
       throw refuse("\(recordPath) has mode \(String(status.permissions, radix: 8)), not 600")
     }
-    guard status.owner == owner.user else {
+    // The directory's owner, or this user (who, not root, cannot give the record away when
+    // writing into a directory shared with it); never a third user.
+    guard status.owner == owner.user || status.owner == Platform.effectiveUser else {
       throw refuse("\(recordPath) is owned by user \(status.owner), not by \(path)'s owner")
     }
     let text = bytes.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
