@@ -291,7 +291,12 @@ final class DirectoryDescriptor {
       parent.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
     guard fd >= 0 else { throw .system("create", full(relative)) }
     var open = true
-    defer { if open { _ = Platform.close(fd) } }
+    var done = false
+    defer {
+      if open { _ = Platform.close(fd) }
+      // A half-written file (a full disk) is not left behind.
+      if !done { _ = Platform.unlinkat(parent.descriptor, name, directory: false) }
+    }
     if let failure = bytes.withUnsafeBytes({ Platform.writeAll(fd, $0) }) {
       throw .system("write", full(relative), failure)
     }
@@ -306,6 +311,7 @@ final class DirectoryDescriptor {
     open = false
     // close can report a deferred write error (NFS, quotas).
     guard Platform.close(fd) == 0 else { throw .system("close", full(relative)) }
+    done = true
     return status
   }
 

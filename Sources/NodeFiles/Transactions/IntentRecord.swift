@@ -20,8 +20,11 @@
 /// `backup path`: the old entries go into that directory (`path/<step path>`) when the change
 /// is finished, instead of being deleted.
 /// `committed`: written (the record rewritten the same way and flushed) once every replacement
-/// is in place, before clean-up starts. Recovery finishes the change iff it is there and
-/// undoes it otherwise.
+/// is in place, before clean-up starts. Recovery finishes the change when it is there, whatever
+/// the node's files look like. Without it the change is undone, unless the kill fell between
+/// the last replacement and the mark: the commit point is that last rename (a node may already
+/// run on the new identity), which recovery tells from the engine's own staging or aside entry
+/// of that one step (`NodeDirectory.isLastReplacementDone`), never from the node's files.
 ///
 /// Every path is relative to the node directory and checked (`NodePath.isBeneath`, none of the
 /// engine's own `.freedom-keys.*` names), so a record describes itself: recovery needs no

@@ -17,9 +17,9 @@ import Glibc
 /// (b) state of the old identity is moved aside (not deleted) before the commit and deleted
 ///     (or moved into the change's backup directory) only after it;
 /// (c) the intent record, flushed before the first change, lets the next `open` undo the
-///     change; once every replacement is in place the record gains a flushed `committed` mark,
-///     and from then on the next `open` finishes it. Nothing is inferred from what the files
-///     look like;
+///     change; the last replacement is the commit point, and right after it the record gains a
+///     flushed `committed` mark, from which on the next `open` finishes the change and clean-up
+///     never looks at the node's files (an editor may have rewritten them);
 /// (d) `apply` returns only when the new files are all in place; when it throws, the old ones
 ///     are all back in place and the directories it created are gone.
 ///
@@ -563,7 +563,12 @@ public final class NodeDirectory {
     if try root.status(NodeLayout.intentName) != nil {
       let record = try readRecord()
       try requireTransactionDirectories()
-      let finishing = record.version == 1 ? try isCommittedByInodes(record) : record.committed
+      var finishing = record.committed
+      if record.version == 1 {
+        finishing = try isCommittedByInodes(record)
+      } else if !finishing {
+        finishing = try isLastReplacementDone(record)
+      }
       try recover(record, finishing: finishing)
       notes.append(
         finishing
@@ -648,6 +653,27 @@ public final class NodeDirectory {
     }
   }
 
+  /// The commit point is the last replacement: once it is visible the new identity is, and a
+  /// kill between it and the commit mark must not take it back (a node may already run on it).
+  /// Judged by the engine's own staging or aside entry of that one step, never by the node's
+  /// files (which an editor may rewrite); an undo restores that entry first, so a half-done
+  /// undo is never mistaken for it. With the mark written, this is never consulted.
+  private func isLastReplacementDone(_ record: IntentRecord) throws(NodeFileError) -> Bool {
+    guard let last = record.steps.last(where: { $0.kind != .mkdir }),
+      try root.status(NodeLayout.stagingName)?.isDirectory == true
+    else { return false }
+    let staged = try root.status(NodePath.join(NodeLayout.stagingName, String(last.index)))
+    switch last.kind {
+    case .mkdir: return false
+    case .aside:
+      return try root.status(NodePath.join(NodeLayout.asideName, String(last.index))) != nil
+    case .file: return staged == nil
+    case .dir:
+      guard let staged else { return !last.existed }
+      return last.existed && staged.isDirectory && staged.inode != last.inode
+    }
+  }
+
   /// Version 1 records only: whether every replacement is in place, judged by inodes.
   private func isCommittedByInodes(_ record: IntentRecord) throws(NodeFileError) -> Bool {
     var any = false
@@ -670,6 +696,10 @@ public final class NodeDirectory {
       if let backup = record.backup { kept = try moveIntoBackup(record, backup) }
     } else {
       for step in record.steps.reversed() { try undo(step) }
+      try root.sync()
+      // Undone: without the record what is left in the staging and aside directories is
+      // leftovers, which the next run discards if this one cannot.
+      try root.remove(NodeLayout.intentName)
       try root.sync()
     }
     discard(NodeLayout.asideName)
@@ -697,12 +727,16 @@ public final class NodeDirectory {
       if inPlace == nil, try root.status(aside) != nil { try root.rename(aside, step.path) }
     case .file:
       guard let inPlace, inPlace.isRegularFile, inPlace.inode == step.inode else { return }
+      // The new file goes back to its staging name first (see `isLastReplacementDone`).
       if step.existed {
         guard try root.status(aside)?.isRegularFile == true else {
           throw NodeFileError(
             .recovery, "the old \(full(step.path)) was not kept; restore it by hand")
         }
+        if try root.status(staged) == nil { try root.link(step.path, staged) }
         try root.rename(aside, step.path)
+      } else if try root.status(staged) == nil {
+        try root.rename(step.path, staged, flags: DirectoryDescriptor.noReplace)
       } else {
         try root.remove(step.path)
         try root.directory(nodeParent(step.path))?.sync()
