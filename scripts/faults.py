@@ -26,6 +26,7 @@ import base64
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import stat
@@ -620,7 +621,9 @@ def after_kill(h, node, scenario, run, directory):
     finished(h, node, scenario + " then export", run, directory, e_status, e_err)
 
 
-STEP_SYSCALLS = ("mkdir", "link", "rename", "renameat2", "unlink", "rmdir", "fsync")
+STEP_SYSCALLS = ("mkdir", "link", "rename", "renameat2", "unlink", "rmdir", "fsync",
+                 # The engine works relative to the node directory's descriptor.
+                 "mkdirat", "linkat", "renameat", "unlinkat")
 
 
 def step_kills(h, node):
@@ -647,6 +650,103 @@ def step_kills(h, node):
                 break
             after_kill(h, node, scenario, 0, directory)
             shutil.rmtree(directory, ignore_errors=True)
+
+
+STRACE_CALL = re.compile(r"^\d+\s+(\w+)\((.*)\)\s+=\s+(-?\d+)")
+STRACE_FD = re.compile(r"^(?:AT_FDCWD|-?\d+<(.*)>)$")
+
+
+def strace_arguments(text):
+    """The top-level arguments of one strace line: descriptors as their path (-y), strings
+    unquoted (escapes kept), the rest as written."""
+    arguments, current, quoted, escaped, depth = [], "", False, False, 0
+    for ch in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+                continue
+            current += ch
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch in "[{(":
+            depth += 1
+            current += ch
+        elif ch in "]})":
+            depth -= 1
+            current += ch
+        elif ch == "," and depth == 0:
+            arguments.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    arguments.append(current.strip())
+    return arguments
+
+
+def durability(h, node):
+    """An export traced with strace: every directory a rename touched (the source's and the
+    target's) is fsynced after the rename and before the intent record's commit mark is
+    written, so a power loss after the mark cannot lose a replacement the mark vouches for."""
+    strace = shutil.which("strace")
+    if not strace:
+        print(f"faults: skipped {node.name} durability: strace is not installed")
+        return
+    scenario = f"{node.name} fsync before the commit mark"
+    h.runs += 1
+    directory = node.make()
+    log = os.path.join(h.scratch, f"strace-{node.name}.log")
+    p = subprocess.run(
+        [strace, "-f", "-qq", "-y", "-s", "65536", "-o", log,
+         "-e", "trace=rename,renameat,renameat2,fsync,fdatasync,write"]
+        + h.command(node.arguments(directory), "B"), capture_output=True, timeout=120)
+    if p.returncode != 0:
+        h.violations.report(scenario, 0, f"the traced export failed: {p.stderr.decode().strip()}")
+        shutil.rmtree(directory, ignore_errors=True)
+        return
+    calls = []
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = STRACE_CALL.match(line)
+            if m:
+                calls.append((m.group(1), strace_arguments(m.group(2)), int(m.group(3))))
+    os.unlink(log)
+    shutil.rmtree(directory, ignore_errors=True)
+
+    def directory_of(fd, name):
+        m = STRACE_FD.match(fd)
+        base = (m.group(1) if m else None) or os.getcwd()
+        return os.path.realpath(os.path.dirname(os.path.join(base, name)))
+
+    marks = [i for i, (call, arguments, result) in enumerate(calls)
+             if call == "write" and "\\ncommitted\\n" in arguments[1]]
+    if not marks:
+        h.violations.report(scenario, 0, "no commit mark was written")
+        return
+    mark = marks[0]
+    synced = {}
+    for i, (call, arguments, result) in enumerate(calls[:mark]):
+        if call in ("fsync", "fdatasync") and result == 0:
+            m = STRACE_FD.match(arguments[0])
+            if m and m.group(1):
+                synced.setdefault(os.path.realpath(m.group(1)), []).append(i)
+    for i, (call, arguments, result) in enumerate(calls[:mark]):
+        if result != 0 or call not in ("rename", "renameat", "renameat2"):
+            continue
+        if call == "rename":
+            touched = [directory_of("AT_FDCWD", arguments[0]), directory_of("AT_FDCWD", arguments[1])]
+        else:
+            touched = [directory_of(arguments[0], arguments[1]),
+                       directory_of(arguments[2], arguments[3])]
+        for d in touched:
+            if not any(i < j for j in synced.get(d, [])):
+                h.violations.report(
+                    scenario, 0, f"{call} #{i} of {arguments[1]} touched {d}, which was not "
+                    "fsynced between it and the commit mark")
 
 
 def make_unwritable(path):
@@ -797,6 +897,7 @@ def main():
                 continue
             kill_loop(h, node, args.runs)
             step_kills(h, node)
+            durability(h, node)
             full_disk(h, node, max(3, args.runs // 10))
             concurrent(h, node, max(2, args.runs // 25))
         unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])

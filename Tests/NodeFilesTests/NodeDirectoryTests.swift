@@ -16,22 +16,21 @@ struct NodeDirectoryTests {
   }
 
   @Test func intentRecordRoundTrips() throws {
-    let record = IntentRecord(steps: [
-      .init(kind: .aside, index: 0, path: "statestore", inode: 0, existed: true),
-      .init(kind: .file, index: 1, path: "password", inode: 42, existed: false),
-      .init(kind: .dir, index: 2, path: "keys", inode: 43, existed: true),
-    ])
+    let record = IntentRecord(
+      steps: [
+        .init(kind: .aside, index: 0, path: "statestore", inode: 0, existed: true),
+        .init(kind: .file, index: 1, path: "password", inode: 42, existed: false),
+        .init(kind: .dir, index: 2, path: "keys", inode: 43, existed: true),
+      ], version: 1)
     #expect(
       record.text
         == "freedom-keys intent 1\naside 0 statestore\nfile 1 password 42 new\n"
         + "dir 2 keys 43 old\nend\n")
-    #expect(IntentRecord(text: record.text, layout: .bee) == record)
-    // A path outside the layout, a truncated record, a gap in the steps: not ours to act on.
-    #expect(IntentRecord(text: "freedom-keys intent 1\naside 0 ../etc\nend\n", layout: .bee) == nil)
-    #expect(IntentRecord(text: "freedom-keys intent 1\naside 0 statestore\n", layout: .bee) == nil)
-    #expect(
-      IntentRecord(text: "freedom-keys intent 1\naside 1 statestore\nend\n", layout: .bee) == nil)
-    #expect(IntentRecord(text: record.text, layout: .kubo) == nil)
+    #expect(IntentRecord(text: record.text) == record)
+    // A path outside the directory, a truncated record, a gap in the steps: not ours to act on.
+    #expect(IntentRecord(text: "freedom-keys intent 1\naside 0 ../etc\nend\n") == nil)
+    #expect(IntentRecord(text: "freedom-keys intent 1\naside 0 statestore\n") == nil)
+    #expect(IntentRecord(text: "freedom-keys intent 1\naside 1 statestore\nend\n") == nil)
   }
 
   @Test func staleTemporaryNames() {

@@ -12,6 +12,8 @@ public struct FileStatus: Sendable, Equatable {
   public let inode: UInt64
   /// The device the inode is on.
   public let device: UInt64
+  /// The size in bytes.
+  public let size: Int64
 
   init(_ info: stat) {
     mode = UInt32(info.st_mode)
@@ -19,6 +21,7 @@ public struct FileStatus: Sendable, Equatable {
     group = info.st_gid
     inode = UInt64(info.st_ino)
     device = UInt64(info.st_dev)
+    size = Int64(info.st_size)
   }
 
   /// A directory.
@@ -27,6 +30,22 @@ public struct FileStatus: Sendable, Equatable {
   public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
   /// A symbolic link (only from `lstat`).
   public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+  /// The same inode as `other` (same device and inode number).
+  public func isSameFile(as other: FileStatus) -> Bool {
+    inode == other.inode && device == other.device
+  }
+  /// What kind of file it is, for messages ("a FIFO").
+  var kindDescription: String {
+    switch mode & UInt32(S_IFMT) {
+    case UInt32(S_IFREG): "a regular file"
+    case UInt32(S_IFDIR): "a directory"
+    case UInt32(S_IFLNK): "a symbolic link"
+    case UInt32(S_IFIFO): "a FIFO"
+    case UInt32(S_IFSOCK): "a socket"
+    case UInt32(S_IFCHR), UInt32(S_IFBLK): "a device"
+    default: "an unknown kind of file"
+    }
+  }
   /// The permission bits.
   public var permissions: UInt32 { mode & 0o7777 }
 
@@ -56,6 +75,25 @@ public enum NodePath {
   /// `directory/name`, without doubling a trailing slash.
   public static func join(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// Whether `path` names something below a directory without leaving it: relative, no empty,
+  /// `.` or `..` component, no space or control character (the intent record is a list of
+  /// space-separated fields), at most 4096 bytes.
+  static func isBeneath(_ path: String) -> Bool {
+    guard !path.isEmpty, path.utf8.count <= 4096, !path.hasPrefix("/") else { return false }
+    guard path.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+      return false
+    }
+    return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+      !$0.isEmpty && $0 != "." && $0 != ".."
+    }
+  }
+
+  /// Whether a component of `path` is one of the names the engine keeps for itself
+  /// (`.freedom-keys.*`), which no change may write and no record may name.
+  static func namesEngineFile(_ path: String) -> Bool {
+    path.split(separator: "/").contains { $0.hasPrefix(".freedom-keys") }
   }
 
   /// The last component of `path`.

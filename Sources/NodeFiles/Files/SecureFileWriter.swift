@@ -101,18 +101,7 @@ public enum SecureFileWriter {
       if !published { unlink(temporary) }
     }
 
-    let writeError: Int32? = bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return nil
-    }
+    let writeError = bytes.withUnsafeBytes { Platform.writeAll(fd, $0) }
     if let writeError { throw SecureFileError(errno: writeError, path: path, operation: "write") }
     // Only now, with the content written, the mode the file ends with (it may share it).
     guard fchmod(fd, mode_t(mode)) == 0 else {

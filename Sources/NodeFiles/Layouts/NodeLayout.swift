@@ -36,6 +36,8 @@ public struct NodeLayout: Sendable {
   static let stagingName = ".freedom-keys.new"
   static let asideName = ".freedom-keys.old"
   static let trashPrefix = ".freedom-keys.trash-"
+  /// Where backups of replaced files go by convention (`NodeChange.backup`).
+  public static let replacedName = ".freedom-keys.replaced"
 
   /// Whether `name` (in the directory or in the identity directory) is a temporary file an
   /// older or interrupted freedom-keys left: `.<file>.tmp-<12 hex digits>`.

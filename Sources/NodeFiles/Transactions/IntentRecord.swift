@@ -1,21 +1,40 @@
-/// The journal of one change: what was moved aside and what is being replaced by what, so that a
+/// The journal of one change: what is created, moved aside and replaced by what, so that a
 /// later run can finish or undo it after a crash. It lives in `<dir>/.freedom-keys.intent`,
-/// written atomically and flushed before the first change to the directory, removed after the
-/// last one. A text file of one step a line:
+/// written (temporary file, fsync, rename, fsync of the directory) before the first change to
+/// the directory and removed after the last one. A text file of one step a line:
 ///
-///     freedom-keys intent 1
-///     aside 0 statestore
-///     dir 1 keys 1234567 old
-///     file 2 password 1234568 new
+///     freedom-keys intent 2
+///     mkdir 0 radicle-data
+///     aside 1 ant-data/statestore
+///     file 2 ant-data/config.yaml 1234568 old
+///     dir 3 radicle-data/keys 1234567 new
+///     backup .freedom-keys.replaced/2026-12-01T10-00-00Z-0xd21d
 ///     end
+///     committed
 ///
+/// `mkdir i path`: the transaction creates the directory path (undone by removing it).
 /// `aside i path`: path was (or is being) renamed to `.freedom-keys.old/i`.
 /// `file i path inode old|new`: `.freedom-keys.new/i` (that inode) replaces path; `old` when a
 /// file was there, kept as a hard link `.freedom-keys.old/i` until the change is finished.
 /// `dir i path inode old|new`: `.freedom-keys.new/i` is swapped with the directory path.
-/// A step is committed when path has the recorded inode.
+/// `backup path`: the old entries go into that directory (`path/<step path>`) when the change
+/// is finished, instead of being deleted.
+/// `committed`: written (the record rewritten the same way and flushed) once every replacement
+/// is in place, before clean-up starts. Recovery finishes the change when it is there, whatever
+/// the node's files look like. Without it the change is undone, unless the kill fell between
+/// the last replacement and the mark: the commit point is that last rename (a node may already
+/// run on the new identity), which recovery tells from the engine's own staging or aside entry
+/// of that one step (`NodeDirectory.isLastReplacementDone`), never from the node's files.
+///
+/// Every path is relative to the node directory and checked (`NodePath.isBeneath`, none of the
+/// engine's own `.freedom-keys.*` names), so a record describes itself: recovery needs no
+/// layout to act on it.
+///
+/// Version 1 (freedom-keys before the commit mark) has no `mkdir`, `backup` or `committed`
+/// lines; its change counts as committed when every `file` and `dir` path has the recorded
+/// inode (the old rule, kept only to recover what an older version left).
 struct IntentRecord: Equatable {
-  enum Kind: String { case aside, file, dir }
+  enum Kind: String { case mkdir, aside, file, dir }
 
   struct Step: Equatable {
     let kind: Kind
@@ -25,48 +44,117 @@ struct IntentRecord: Equatable {
     let inode: UInt64
     /// Whether something was at `path` before.
     let existed: Bool
+
+    init(kind: Kind, index: Int, path: String, inode: UInt64 = 0, existed: Bool = true) {
+      self.kind = kind
+      self.index = index
+      self.path = path
+      self.inode = inode
+      self.existed = existed
+    }
+
+    /// Whether the step leaves an old entry behind to delete or back up: where it is.
+    var oldEntry: String? {
+      switch kind {
+      case .mkdir: nil
+      case .aside: NodePath.join(NodeLayout.asideName, String(index))
+      case .file: existed ? NodePath.join(NodeLayout.asideName, String(index)) : nil
+      case .dir: existed ? NodePath.join(NodeLayout.stagingName, String(index)) : nil
+      }
+    }
   }
 
+  /// 1 (older versions, read only) or 2.
+  var version: Int
   var steps: [Step]
+  /// Where the old entries go once the change is finished, or nil to delete them.
+  var backup: String?
+  /// Every replacement is in place: finish the change.
+  var committed: Bool
 
-  static let header = "freedom-keys intent 1"
+  /// The largest record read; far above any record a change writes.
+  static let maximumByteCount = 64 * 1024
+  static let currentVersion = 2
+
+  static func header(_ version: Int) -> String { "freedom-keys intent \(version)" }
+
+  init(steps: [Step], backup: String? = nil, committed: Bool = false, version: Int = 2) {
+    self.version = version
+    self.steps = steps
+    self.backup = backup
+    self.committed = committed
+  }
 
   var text: String {
-    var lines = [Self.header]
+    var lines = [Self.header(version)]
     for step in steps {
       switch step.kind {
-      case .aside: lines.append("aside \(step.index) \(step.path)")
+      case .mkdir, .aside: lines.append("\(step.kind.rawValue) \(step.index) \(step.path)")
       case .file, .dir:
         lines.append(
           "\(step.kind.rawValue) \(step.index) \(step.path) \(step.inode) "
             + (step.existed ? "old" : "new"))
       }
     }
+    if let backup { lines.append("backup \(backup)") }
     lines.append("end")
+    if committed { lines.append("committed") }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Parses a record; nil when it is not one this version wrote, or names a path outside
-  /// `layout`'s files, identity directory and identity state.
-  init?(text: String, layout: NodeLayout) {
+  /// Whether `path` may appear in a record: beneath the directory and none of the engine's
+  /// own names.
+  static func isStepPath(_ path: String) -> Bool {
+    NodePath.isBeneath(path) && !NodePath.namesEngineFile(path)
+  }
+
+  /// Whether `path` may be a backup directory: beneath the directory, and no engine name but
+  /// `.freedom-keys.replaced` as its first component.
+  static func isBackupPath(_ path: String) -> Bool {
+    guard NodePath.isBeneath(path) else { return false }
+    var components = path.split(separator: "/")
+    if components.first == Substring(NodeLayout.replacedName) { components.removeFirst() }
+    return !components.isEmpty && !components.contains { $0.hasPrefix(".freedom-keys") }
+  }
+
+  /// Parses a record this version or an older one wrote; nil when it is anything else:
+  /// truncated, a gap in the steps, a path that is not beneath the directory or names the
+  /// engine's own files, one path twice.
+  init?(text: String) {
+    guard text.utf8.count <= Self.maximumByteCount else { return nil }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard lines.first == Self.header, lines.count >= 3, lines.removeLast() == "",
-      lines.removeLast() == "end"
-    else { return nil }
-    let allowed = Set(
-      layout.files + layout.identityState + [layout.identityDirectory].compactMap { $0 })
+    guard lines.count >= 3, lines.removeLast() == "" else { return nil }
+    if lines.first == Self.header(1) {
+      version = 1
+    } else if lines.first == Self.header(2) {
+      version = 2
+    } else {
+      return nil
+    }
+    committed = version == 2 && lines.last == "committed"
+    if committed { lines.removeLast() }
+    guard lines.count >= 2, lines.removeLast() == "end" else { return nil }
+    backup = nil
     var steps: [Step] = []
+    var paths = Set<String>()
     for line in lines.dropFirst() {
-      let fields = line.split(separator: " ").map(String.init)
-      guard fields.count >= 3, let kind = Kind(rawValue: fields[0]), let index = Int(fields[1]),
-        index == steps.count, allowed.contains(fields[2])
+      let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+      if version == 2, fields.count == 2, fields[0] == "backup" {
+        guard backup == nil, Self.isBackupPath(fields[1]) else { return nil }
+        backup = fields[1]
+        continue
+      }
+      guard backup == nil, fields.count >= 3, let kind = Kind(rawValue: fields[0]),
+        version == 2 || kind != .mkdir, let index = Int(fields[1]), String(index) == fields[1],
+        index == steps.count, Self.isStepPath(fields[2]), paths.insert(fields[2]).inserted
       else { return nil }
       switch kind {
-      case .aside:
+      case .mkdir, .aside:
         guard fields.count == 3 else { return nil }
-        steps.append(Step(kind: kind, index: index, path: fields[2], inode: 0, existed: true))
+        steps.append(Step(kind: kind, index: index, path: fields[2]))
       case .file, .dir:
-        guard fields.count == 5, let inode = UInt64(fields[3]), ["old", "new"].contains(fields[4])
+        guard fields.count == 5, let inode = UInt64(fields[3]), String(inode) == fields[3],
+          ["old", "new"].contains(fields[4])
         else { return nil }
         steps.append(
           Step(kind: kind, index: index, path: fields[2], inode: inode, existed: fields[4] == "old")
@@ -75,6 +163,4 @@ struct IntentRecord: Equatable {
     }
     self.steps = steps
   }
-
-  init(steps: [Step]) { self.steps = steps }
 }

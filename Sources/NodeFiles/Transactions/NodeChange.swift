@@ -29,10 +29,16 @@ public struct NodeChange: Sendable {
   /// What belongs to the identity being replaced (`NodeLayout.identityState`): moved aside
   /// before the commit, deleted after it; absent paths are skipped.
   public var removing: [String] = []
+  /// Where to keep what the change replaces or removes, relative to the node directory (e.g.
+  /// `.freedom-keys.replaced/2026-12-01T10-00-00Z-0xd21d…`), or nil to delete it once the
+  /// change is committed. Created 0700, owned like its parent; each old entry goes to
+  /// `backup/<its path>`.
+  public var backup: String?
 
-  public init(files: [File] = [], removing: [String] = []) {
+  public init(files: [File] = [], removing: [String] = [], backup: String? = nil) {
     self.files = files
     self.removing = removing
+    self.backup = backup
   }
 }
 
@@ -42,6 +48,16 @@ public struct NodeChangeResult: Sendable {
   public var written: [String] = []
   /// Full paths of what was removed with the old identity.
   public var removed: [String] = []
+  /// Where each old file or directory went (full paths), when the change had a backup.
+  public var keptAside: [KeptAside] = []
   /// Things the caller should tell the user (an old file that could not be deleted).
   public var warnings: [String] = []
+
+  /// An old file or directory moved into the backup directory.
+  public struct KeptAside: Sendable, Equatable {
+    /// Where it was.
+    public let original: String
+    /// Where it is now.
+    public let backup: String
+  }
 }

@@ -7,114 +7,286 @@ import Glibc
 /// happens after `open`, and `apply` writes before `close`, so the check and the write see the
 /// same directory.
 ///
+/// The directory is opened once; every file below it is reached relative to that descriptor,
+/// never through a symbolic link or `..` (`DirectoryDescriptor`).
+///
 /// `apply` keeps these true at every instant, kill -9 and power loss included:
 /// (a) the files of the identity directory (bee's `keys/`, Radicle's key pair) are all of one
 ///     identity: the new directory is built beside the old one and the two are swapped with
 ///     `renameat2(RENAME_EXCHANGE)`;
 /// (b) state of the old identity is moved aside (not deleted) before the commit and deleted
-///     only after it;
-/// (c) the intent record, flushed before the first change, lets the next `open` finish the
-///     change (when every replacement is in place) or undo it (otherwise);
+///     (or moved into the change's backup directory) only after it;
+/// (c) the intent record, flushed before the first change, lets the next `open` undo the
+///     change; the last replacement is the commit point, and right after it the record gains a
+///     flushed `committed` mark, from which on the next `open` finishes the change and clean-up
+///     never looks at the node's files (an editor may have rewritten them);
 /// (d) `apply` returns only when the new files are all in place; when it throws, the old ones
-///     are all back in place.
+///     are all back in place and the directories it created are gone.
+///
+/// Node directories nest (a desktop installation holds antd's and Radicle's): `enclosing` and
+/// `nested` lock them all in one fixed order, outermost first, so two runs never hold halves.
 public final class NodeDirectory {
+  /// A node directory that encloses, or lies inside, the one opened.
+  public struct Enclosing: Sendable {
+    /// The directory.
+    public let path: String
+    /// What it holds.
+    public let layout: NodeLayout
+
+    public init(_ path: String, layout: NodeLayout) {
+      self.path = path
+      self.layout = layout
+    }
+  }
+
   /// The directory.
   public let path: String
   /// What it holds.
   public let layout: NodeLayout
-  /// Set when `open` finished or undid an interrupted change: a line for the user.
-  public private(set) var recoveryNote: String?
+  /// Set when `open` finished or undid an interrupted change (here or in an enclosing or
+  /// nested directory): a line for the user each.
+  public var recoveryNote: String? {
+    let all =
+      enclosingDirectories.flatMap(\.notes) + notes + nestedDirectories.flatMap(\.notes)
+    return all.isEmpty ? nil : all.joined(separator: "\n")
+  }
+  /// The enclosing node directories that were locked (outermost first).
+  public private(set) var enclosingDirectories: [NodeDirectory] = []
+  /// The nested node directories that were locked, in the order given.
+  public private(set) var nestedDirectories: [NodeDirectory] = []
+
+  let root: DirectoryDescriptor
+  private var notes: [String] = []
   /// What the user should be told (old files that could not be deleted), not yet taken.
   private var warnings: [String] = []
-
-  /// The warnings collected since the last call, for the caller to show.
-  public func takeWarnings() -> [String] {
-    defer { warnings = [] }
-    return warnings
-  }
-
-  private var lock: NodeDirectoryLock?
+  /// The locks this value holds, released by `close` in reverse order.
+  private var locks: [NodeDirectoryLock] = []
+  private var isLocked = false
   /// The directories `open` created (outermost first), removed again by `close(keep: false)`
   /// when nothing was written.
   private var created: [String] = []
   private var wrote = false
+  /// Tests only: called at each point of `apply` ("step <i>", "commit", "clean-up",
+  /// "backup <i>"); a throw is a failure at that point.
+  var faultInjection: ((String) throws(NodeFileError) -> Void)?
+  /// Tests only: `apply` stops dead at this point, undoing and cleaning up nothing, as a
+  /// kill -9 there would leave the directory.
+  var killPoint: String?
+  private var killed = false
 
-  private init(path: String, layout: NodeLayout) {
-    self.path = path
-    self.layout = layout
+  private func reached(_ point: String) throws(NodeFileError) {
+    if point == killPoint {
+      killed = true
+      throw NodeFileError(.io, "killed at \(point)")
+    }
+    try faultInjection?(point)
   }
 
-  deinit { lock?.release() }
+  private init(path: String, layout: NodeLayout, root: DirectoryDescriptor) {
+    self.path = path
+    self.layout = layout
+    self.root = root
+  }
+
+  deinit { releaseLocks() }
+
+  /// The warnings collected since the last call, for the caller to show.
+  public func takeWarnings() -> [String] {
+    var all = enclosingDirectories.flatMap { $0.takeWarnings() }
+    all += warnings
+    all += nestedDirectories.flatMap { $0.takeWarnings() }
+    warnings = []
+    return all
+  }
+
+  /// The nested directory opened for `path`, to apply a change to under the locks already held.
+  public func nested(_ path: String) -> NodeDirectory? {
+    nestedDirectories.first { $0.path == path }
+  }
+
+  // MARK: - Opening
 
   /// Locks `path` and recovers it. With `create`, a missing directory is created with mode
   /// 0700 (and removed again if nothing is written); without it, a missing directory fails.
+  ///
+  /// `enclosing` (outermost first) are locked before `path`, `nested` after it, each only if it
+  /// exists, and the same directory only once however often it is named; their records are
+  /// recovered in that order too, so a change of an enclosing directory is finished or undone
+  /// before the one inside it is read. Every lock is held until `close`.
   public static func open(
-    _ path: String, layout: NodeLayout, create: Bool,
-    timeout: Double = NodeDirectoryLock.defaultTimeout
+    _ path: String, layout: NodeLayout, create: Bool, enclosing: [Enclosing] = [],
+    nested: [Enclosing] = [], timeout: Double = NodeDirectoryLock.defaultTimeout
   ) throws(NodeFileError) -> NodeDirectory {
-    let directory = NodeDirectory(path: path, layout: layout)
-    if let status = try FileStatus.following(path) {
-      guard status.isDirectory else {
-        throw NodeFileError(.unexpectedFile, "\(path) is not a directory")
+    var group = LockGroup(timeout: timeout, readOnlyIsFine: false)
+    var made: [String] = []
+    do throws(NodeFileError) {
+      let outer = try group.lock(enclosing)
+      if try DirectoryDescriptor.open(path) == nil {
+        guard create else {
+          throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
+        }
+        made = try Self.createDirectory(path)
       }
-    } else {
-      guard create else {
+      guard let directory = try group.lock(path, layout: layout) else {
         throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
       }
-      directory.created = try Self.missingDirectories(path)
-      do {
-        try SecureFileWriter.createDirectory(path)
-      } catch {
-        directory.removeCreated()
-        throw NodeFileError(.io, error.description)
-      }
-    }
-    do throws(NodeFileError) {
-      directory.lock = try NodeDirectoryLock.acquire(path, timeout: timeout)
+      directory.created = made
+      let inner = try group.lock(nested)
+      for node in outer { try node.recover() }
       try directory.recover()
+      for node in inner { try node.recover() }
+      directory.enclosingDirectories = outer
+      directory.nestedDirectories = inner
+      directory.locks = group.locks
+      return directory
     } catch {
-      directory.close(keep: false)
+      group.release()
+      for created in made.reversed() { rmdir(created) }
       throw error
     }
-    return directory
   }
 
-  /// Locks `path` for reading and recovers it when this user may; a directory this user cannot
-  /// write is read as it is, unless it holds an interrupted change.
-  public static func openForReading(_ path: String, layout: NodeLayout) throws(NodeFileError)
-    -> NodeDirectory
-  {
-    guard let status = try FileStatus.following(path) else {
-      throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
+  /// Locks `path` (after `enclosing`, outermost first) for reading and recovers it when this
+  /// user may; a directory this user cannot write is read as it is, unless it holds an
+  /// interrupted change. The locks are held through the caller's reads, until `close`.
+  public static func openForReading(
+    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = []
+  ) throws(NodeFileError) -> NodeDirectory {
+    var group = LockGroup(timeout: NodeDirectoryLock.defaultTimeout, readOnlyIsFine: true)
+    do throws(NodeFileError) {
+      let outer = try group.lock(enclosing)
+      guard let directory = try group.lock(path, layout: layout) else {
+        throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
+      }
+      for node in outer + [directory] {
+        if node.isLocked {
+          try node.recover()
+        } else if try node.root.status(NodeLayout.intentName) != nil {
+          throw NodeFileError(
+            .recovery,
+            "\(node.path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
+              + "cannot finish; run this again as the directory's owner")
+        }
+      }
+      directory.enclosingDirectories = outer
+      directory.locks = group.locks
+      return directory
+    } catch {
+      group.release()
+      throw error
     }
-    guard status.isDirectory else {
-      throw NodeFileError(.unexpectedFile, "\(path) is not a directory")
+  }
+
+  /// Releases the locks. With `keep: false` (the run failed), a directory `open` created is
+  /// removed again if it is still empty.
+  public func close(keep: Bool = true) {
+    releaseLocks()
+    if !keep, !wrote {
+      for directory in created.reversed() { rmdir(directory) }
+      created = []
     }
-    let directory = NodeDirectory(path: path, layout: layout)
-    directory.lock = try NodeDirectoryLock.acquire(path, readOnlyIsFine: true)
-    if directory.lock == nil {
-      if try FileStatus.of(directory.full(NodeLayout.intentName)) != nil {
-        throw NodeFileError(
-          .recovery,
-          "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user cannot "
-            + "finish; run this again as the directory's owner")
+  }
+
+  private func releaseLocks() {
+    for lock in locks.reversed() { lock.release() }
+    locks = []
+    for node in enclosingDirectories + nestedDirectories { node.isLocked = false }
+    isLocked = false
+  }
+
+  /// The locks of one `open`: each directory once (by device and inode), in the order asked.
+  private struct LockGroup {
+    let timeout: Double
+    let readOnlyIsFine: Bool
+    var locks: [NodeDirectoryLock] = []
+    var seen: [FileStatus] = []
+
+    /// Opens and locks `path`; nil when it does not exist. A directory already locked in this
+    /// group is not locked again.
+    mutating func lock(_ path: String, layout: NodeLayout) throws(NodeFileError)
+      -> NodeDirectory?
+    {
+      guard let root = try DirectoryDescriptor.open(path) else { return nil }
+      let directory = NodeDirectory(path: path, layout: layout, root: root)
+      let status = try root.status()
+      if seen.contains(where: { $0.isSameFile(as: status) }) {
+        directory.isLocked = true
+        return directory
+      }
+      if let lock = try NodeDirectoryLock.acquire(
+        root, timeout: timeout, readOnlyIsFine: readOnlyIsFine)
+      {
+        locks.append(lock)
+        seen.append(status)
+        directory.isLocked = true
       }
       return directory
     }
-    try directory.recover()
-    return directory
+
+    /// Locks each of `directories` that exists, in order; what is not a directory is no node
+    /// directory to lock (the caller's checks report it).
+    mutating func lock(_ directories: [Enclosing]) throws(NodeFileError) -> [NodeDirectory] {
+      var locked: [NodeDirectory] = []
+      for item in directories where try FileStatus.following(item.path)?.isDirectory == true {
+        if let directory = try lock(item.path, layout: item.layout) { locked.append(directory) }
+      }
+      return locked
+    }
+
+    mutating func release() {
+      for lock in locks.reversed() { lock.release() }
+      locks = []
+    }
   }
 
-  /// Releases the lock. With `keep: false` (the run failed), a directory `open` created is
-  /// removed again if it is still empty.
-  public func close(keep: Bool = true) {
-    lock?.release()
-    lock = nil
-    if !keep, !wrote { removeCreated() }
+  /// `mkdir -p path` for a node directory the user named: returns what it created, outermost
+  /// first, each 0700 and, as root, owned like the directory it was made in.
+  private static func createDirectory(_ path: String) throws(NodeFileError) -> [String] {
+    var missing: [String] = []
+    var current = path
+    while !current.isEmpty, current != "/", current != ".", try FileStatus.of(current) == nil {
+      missing.append(current)
+      current = NodePath.parent(current)
+    }
+    missing.reverse()
+    var made: [String] = []
+    do throws(NodeFileError) {
+      for directory in missing {
+        let parentPath = NodePath.parent(directory)
+        guard let parent = try DirectoryDescriptor.open(parentPath) else {
+          throw .system("create the directory", directory, ENOENT)
+        }
+        do throws(NodeFileError) {
+          try parent.makeDirectory(NodePath.leaf(directory), owner: try parent.owner())
+        } catch {
+          // Another process may have created it meanwhile; that is fine if it is a directory.
+          if try FileStatus.following(directory)?.isDirectory == true { continue }
+          throw error
+        }
+        made.append(directory)
+      }
+    } catch {
+      for directory in made.reversed() { rmdir(directory) }
+      throw error
+    }
+    return made
   }
 
   /// `path/relative`.
   public func full(_ relative: String) -> String { NodePath.join(path, relative) }
+
+  // MARK: - Reading beneath
+
+  /// The bytes of the regular file `relative` (below the directory, no symbolic link followed,
+  /// opened without blocking and checked with fstat), or nil when there is none.
+  public func read(_ relative: String) throws(NodeFileError) -> SecureBytes? {
+    try root.readFile(relative, limit: NodeFileReader.maximumByteCount)?.0
+  }
+
+  /// What is at `relative` (below the directory, no symbolic link followed), or nil.
+  public func status(_ relative: String) throws(NodeFileError) -> FileStatus? {
+    try root.status(relative)
+  }
 
   // MARK: - Applying a change
 
@@ -123,24 +295,27 @@ public final class NodeDirectory {
   /// run and the error says so.
   @discardableResult
   public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
-    precondition(lock != nil, "apply needs the directory's lock")
+    precondition(isLocked, "apply needs the directory's lock")
+    try validate(change)
     var result = NodeChangeResult()
-    let staging = full(NodeLayout.stagingName)
-    let aside = full(NodeLayout.asideName)
+    let staging = NodeLayout.stagingName
     let identity = layout.identityDirectory
+    let owner = try root.owner()
 
     // 1. Stage every new file in a 0700 directory beside the targets; nothing visible changes.
-    try DirectoryIO.makeDirectory(staging)
+    try root.makeDirectory(staging, owner: owner)
     var steps: [IntentRecord.Step] = []
-    var identityFiles: [NodeChange.File] = []
     do throws(NodeFileError) {
+      for directory in try missingParents(of: change) {
+        steps.append(.init(kind: .mkdir, index: steps.count, path: directory))
+      }
       for name in change.removing where identity == nil || !name.hasPrefix(identity! + "/") {
-        guard try FileStatus.of(full(name)) != nil else { continue }
-        steps.append(.init(kind: .aside, index: steps.count, path: name, inode: 0, existed: true))
+        guard try root.status(name) != nil else { continue }
+        steps.append(.init(kind: .aside, index: steps.count, path: name))
         result.removed.append(full(name))
       }
-      if let identity {
-        identityFiles = change.files.filter { $0.path.hasPrefix(identity + "/") }
+      let identityFiles = change.files.filter {
+        identity != nil && $0.path.hasPrefix(identity! + "/")
       }
       var identityStaged = false
       for file in change.files {
@@ -149,150 +324,235 @@ public final class NodeDirectory {
           guard !identityStaged else { continue }
           identityStaged = true
           let (step, removed) = try stageIdentityDirectory(
-            identity, files: identityFiles, removing: change.removing, index: steps.count,
-            staging: staging)
+            identity, files: identityFiles, removing: change.removing, index: steps.count)
           steps.append(step)
           result.written += identityFiles.map { full($0.path) }
           result.removed += removed
           continue
         }
-        let target = try FileStatus.of(full(file.path))
+        let target = try root.status(file.path)
         if let target, !target.isRegularFile {
-          throw NodeFileError(.unexpectedFile, "\(full(file.path)) is not a regular file")
+          throw NodeFileError(
+            .unexpectedFile, "\(full(file.path)) is \(target.kindDescription), not a regular file")
         }
         let staged = NodePath.join(staging, String(steps.count))
-        let directoryOwner = try ownerOfDirectory()
-        let owner = file.owner ?? target.map { ($0.owner, $0.group) } ?? directoryOwner
-        try DirectoryIO.writeNewFile(file.bytes, to: staged, mode: file.mode, owner: owner)
+        var fileOwner = file.owner ?? target.map { ($0.owner, $0.group) }
+        if fileOwner == nil { fileOwner = try ownerOfParent(file.path) }
+        let status = try root.createFile(staged, file.bytes, mode: file.mode, owner: fileOwner)
         steps.append(
           .init(
-            kind: .file, index: steps.count, path: file.path,
-            inode: try FileStatus.of(staged)!.inode, existed: target != nil))
+            kind: .file, index: steps.count, path: file.path, inode: status.inode,
+            existed: target != nil))
         result.written.append(full(file.path))
       }
-      try DirectoryIO.sync(directory: staging)
-      try DirectoryIO.sync(directory: path)
+      try root.directory(staging)?.sync()
+      try root.sync()
     } catch {
-      _ = try? DirectoryIO.removeTree(staging)
+      _ = try? root.removeTree(staging)
       throw error
     }
 
-    // 2. The intent record: from here on, a crash is finished or undone by the next run.
-    let record = IntentRecord(steps: steps)
-    do {
-      try SecureFileWriter.write(
-        Array(record.text.utf8), to: full(NodeLayout.intentName), replace: .refuseExisting)
+    // 2. The intent record: from here on, a crash is undone by the next run.
+    var record = IntentRecord(steps: steps, backup: change.backup)
+    do throws(NodeFileError) {
+      try writeRecord(record, replacing: false)
     } catch {
-      _ = try? DirectoryIO.removeTree(staging)
-      throw NodeFileError(.io, error.description)
+      _ = try? root.removeTree(staging)
+      throw error
+    }
+
+    // 3. Create the missing parents, move the old state aside, then put each replacement in
+    //    place; the identity directory last. Every rename flushes both its directories. Then
+    //    the commit mark. Any failure before the mark undoes what was done.
+    do throws(NodeFileError) {
+      try root.makeDirectory(NodeLayout.asideName, owner: owner)
+      for step in steps {
+        try reached("step \(step.index)")
+        try perform(step)
+      }
+      try reached("commit")
+      record.committed = true
+      try writeRecord(record, replacing: true)
+    } catch {
+      if killed { throw error }
+      // The mark may have reached the disk although a flush after it failed: then the change
+      // is committed, and finishing it is the only way that matches the record.
+      if (try? readRecord())?.committed != true {
+        record.committed = false
+        do throws(NodeFileError) {
+          try recover(record, finishing: false)
+        } catch let undo {
+          wrote = true
+          throw NodeFileError(
+            .recovery,
+            "\(error.message); undoing the change failed too (\(undo.message)); the next "
+              + "freedom-keys run on \(path) finishes undoing it")
+        }
+        throw error
+      }
     }
     wrote = true
 
-    // 3. Move the old state aside, then put each replacement in place; the identity directory
-    //    last. Any failure undoes what was done.
+    // 4. Committed: delete (or back up) the old identity's files and state, then the record.
     do throws(NodeFileError) {
-      try DirectoryIO.makeDirectory(aside)
-      for step in steps {
-        let target = full(step.path)
-        let stagedPath = NodePath.join(staging, String(step.index))
-        let asidePath = NodePath.join(aside, String(step.index))
-        switch step.kind {
-        case .aside:
-          try DirectoryIO.rename(target, asidePath)
-          try DirectoryIO.sync(directory: aside)
-          try DirectoryIO.sync(directory: NodePath.parent(target))
-        case .file:
-          if step.existed {
-            guard link(target, asidePath) == 0 else { throw NodeFileError.system("keep", target) }
-            try DirectoryIO.sync(directory: aside)
-          }
-          try DirectoryIO.rename(stagedPath, target)
-          try DirectoryIO.sync(directory: path)
-        case .dir:
-          try DirectoryIO.rename(
-            stagedPath, target, flags: step.existed ? DirectoryIO.exchange : DirectoryIO.noReplace)
-          try DirectoryIO.sync(directory: staging)
-          try DirectoryIO.sync(directory: path)
-        }
-      }
+      try reached("clean-up")
+      result.keptAside = try recover(record, finishing: true)
     } catch {
-      do throws(NodeFileError) {
-        try recover(record, finishing: false)
-      } catch let undo {
-        throw NodeFileError(
-          .recovery,
-          "\(error.message); undoing the change failed too (\(undo.message)); the next "
-            + "freedom-keys run on \(path) finishes undoing it")
-      }
-      throw error
-    }
-
-    // 4. Committed: delete the old identity's files and state, then the record.
-    do throws(NodeFileError) {
-      try recover(record, finishing: true)
-    } catch {
+      if killed { throw error }
       warnings.append(
         "the new identity is in place, but \(error.message); the next run on \(path) retries")
     }
-    result.warnings += takeWarnings()
+    result.warnings += warnings
+    warnings = []
     return result
+  }
+
+  /// Refuses a change that names a path outside the directory or one of the engine's own.
+  private func validate(_ change: NodeChange) throws(NodeFileError) {
+    for name in change.files.map(\.path) + change.removing where !IntentRecord.isStepPath(name) {
+      throw NodeFileError(.unexpectedFile, "'\(name)' does not name a node file inside \(path)")
+    }
+    if let backup = change.backup, !IntentRecord.isBackupPath(backup) {
+      throw NodeFileError(
+        .unexpectedFile, "'\(backup)' does not name a backup directory in \(path)")
+    }
+    guard Set(change.files.map(\.path)).count == change.files.count else {
+      throw NodeFileError(.unexpectedFile, "a change to \(path) lists one file twice")
+    }
+  }
+
+  /// The parent directories of the change's files that do not exist yet, outermost first.
+  private func missingParents(of change: NodeChange) throws(NodeFileError) -> [String] {
+    var missing: [String] = []
+    let identity = layout.identityDirectory
+    for file in change.files {
+      let target =
+        identity.flatMap { file.path.hasPrefix($0 + "/") ? $0 : nil } ?? file.path
+      var prefix = ""
+      for component in target.split(separator: "/").dropLast() {
+        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+        if missing.contains(prefix) { continue }
+        guard let status = try root.status(prefix) else {
+          missing.append(prefix)
+          continue
+        }
+        guard status.isDirectory else {
+          throw NodeFileError(
+            .unexpectedFile,
+            status.isSymbolicLink
+              ? "\(full(prefix)) is a symbolic link; freedom-keys does not follow links inside "
+                + "\(path)"
+              : "\(full(prefix)) is \(status.kindDescription), not a directory")
+        }
+      }
+    }
+    return missing
+  }
+
+  /// One step of the change, forward.
+  private func perform(_ step: IntentRecord.Step) throws(NodeFileError) {
+    let staged = NodePath.join(NodeLayout.stagingName, String(step.index))
+    let aside = NodePath.join(NodeLayout.asideName, String(step.index))
+    switch step.kind {
+    case .mkdir:
+      try root.makeDirectory(step.path, owner: try ownerOfParent(step.path))
+    case .aside:
+      try root.rename(step.path, aside)
+    case .file:
+      if step.existed { try root.link(step.path, aside) }
+      try root.rename(staged, step.path)
+    case .dir:
+      try root.rename(
+        staged, step.path,
+        flags: step.existed ? DirectoryDescriptor.exchange : DirectoryDescriptor.noReplace)
+    }
+  }
+
+  /// Writes the record: a temporary file (0600, the directory's owner), flushed, renamed into
+  /// place (without replacing a record unless `replacing`), the directory flushed.
+  private func writeRecord(_ record: IntentRecord, replacing: Bool) throws(NodeFileError) {
+    let temporary = "." + NodeLayout.intentName + ".tmp-" + DirectoryDescriptor.randomSuffix()
+    try root.createFile(
+      temporary, Array(record.text.utf8), mode: 0o600, owner: try root.owner())
+    do throws(NodeFileError) {
+      if replacing {
+        try root.rename(temporary, NodeLayout.intentName)
+      } else {
+        try root.link(temporary, NodeLayout.intentName)
+        try root.remove(temporary)
+        try root.sync()
+      }
+    } catch {
+      _ = try? root.remove(temporary)
+      throw error
+    }
   }
 
   /// Builds the new identity directory: the new files, plus every other file of the current
   /// one (hard links) except those `removing` names and stale temporary files.
   private func stageIdentityDirectory(
-    _ identity: String, files: [NodeChange.File], removing: [String], index: Int, staging: String
+    _ identity: String, files: [NodeChange.File], removing: [String], index: Int
   ) throws(NodeFileError) -> (IntentRecord.Step, [String]) {
-    let current = full(identity)
-    let status = try FileStatus.of(current)
+    let status = try root.status(identity)
     if let status, !status.isDirectory {
-      throw NodeFileError(.unexpectedFile, "\(current) is not a directory")
+      throw NodeFileError(
+        .unexpectedFile,
+        status.isSymbolicLink
+          ? "\(full(identity)) is a symbolic link; freedom-keys does not follow links inside "
+            + "\(path)"
+          : "\(full(identity)) is \(status.kindDescription), not a directory")
     }
-    let staged = NodePath.join(staging, String(index))
-    try DirectoryIO.makeDirectory(staged)
-    // Root exporting for a user: the new keys/ is the user's, as the old one (or the node
-    // directory) was.
-    let directoryOwner = try ownerOfDirectory()
-    let owner = status.map { ($0.owner, $0.group) } ?? directoryOwner
-    if let (user, group) = owner, getuid() == 0, chown(staged, user, group) != 0 {
-      throw NodeFileError.system("set the owner of", staged)
-    }
+    let staged = NodePath.join(NodeLayout.stagingName, String(index))
+    // Root exporting for a user: the new keys/ is the user's, as the old one (or the directory
+    // it is in) was.
+    var owner = status.map { ($0.owner, $0.group) }
+    if owner == nil { owner = try ownerOfParent(identity) }
+    try root.makeDirectory(staged, owner: owner)
     var removed: [String] = []
     let newNames = Set(files.map { String($0.path.dropFirst(identity.count + 1)) })
     if status != nil {
-      for name in try DirectoryIO.names(in: current) {
+      for name in try root.names(identity) {
         let relative = identity + "/" + name
         if newNames.contains(name) || layout.isStaleTemporary(name, in: identity) { continue }
         if removing.contains(relative) {
           removed.append(full(relative))
           continue
         }
-        let entry = NodePath.join(current, name)
-        guard try FileStatus.of(entry)?.isRegularFile == true else {
+        guard try root.status(relative)?.isRegularFile == true else {
           throw NodeFileError(
             .unexpectedFile,
-            "\(entry) is not a regular file; move it out of \(current) and run this again")
+            "\(full(relative)) is not a regular file; move it out of \(full(identity)) and run "
+              + "this again")
         }
-        guard link(entry, NodePath.join(staged, name)) == 0 else {
-          throw NodeFileError.system("keep", entry)
-        }
+        try root.link(relative, NodePath.join(staged, name))
       }
     }
     for file in files {
       let name = String(file.path.dropFirst(identity.count + 1))
-      try DirectoryIO.writeNewFile(
-        file.bytes, to: NodePath.join(staged, name), mode: file.mode, owner: file.owner ?? owner)
+      try root.createFile(
+        NodePath.join(staged, name), file.bytes, mode: file.mode, owner: file.owner ?? owner)
     }
-    try DirectoryIO.sync(directory: staged)
+    try root.directory(staged)?.sync()
+    guard let stagedStatus = try root.status(staged) else {
+      throw .system("inspect", full(staged), ENOENT)
+    }
     let step = IntentRecord.Step(
-      kind: .dir, index: index, path: identity, inode: try FileStatus.of(staged)!.inode,
-      existed: status != nil)
+      kind: .dir, index: index, path: identity, inode: stagedStatus.inode, existed: status != nil)
     return (step, removed)
   }
 
-  /// The owner and group of the node directory.
-  private func ownerOfDirectory() throws(NodeFileError) -> (UInt32, UInt32)? {
-    try FileStatus.following(path).map { ($0.owner, $0.group) }
+  /// The owner and group of the directory that holds `relative` (or, when that is still to be
+  /// created, of the node directory).
+  private func ownerOfParent(_ relative: String) throws(NodeFileError) -> DirectoryDescriptor.Owner
+  {
+    var parent = NodePath.parent(relative)
+    while parent != "." {
+      if let status = try root.status(parent), status.isDirectory {
+        return (status.owner, status.group)
+      }
+      parent = NodePath.parent(parent)
+    }
+    return try root.owner()
   }
 
   // MARK: - Recovery
@@ -300,157 +560,247 @@ public final class NodeDirectory {
   /// Finishes or undoes the change an intent record describes, then removes what freedom-keys
   /// left behind: the staging and aside directories and stale temporary files.
   private func recover() throws(NodeFileError) {
-    let intentPath = full(NodeLayout.intentName)
-    if try FileStatus.of(intentPath) != nil {
-      let text = try Self.readText(intentPath)
-      guard let record = IntentRecord(text: text, layout: layout) else {
-        throw NodeFileError(
-          .recovery,
-          "\(intentPath) is not an intent record this freedom-keys can read; check \(path) and "
-            + "move it away")
+    if try root.status(NodeLayout.intentName) != nil {
+      let record = try readRecord()
+      try requireTransactionDirectories()
+      var finishing = record.committed
+      if record.version == 1 {
+        finishing = try isCommittedByInodes(record)
+      } else if !finishing {
+        finishing = try isLastReplacementDone(record)
       }
-      let finishing = try isCommitted(record)
       try recover(record, finishing: finishing)
-      recoveryNote =
+      notes.append(
         finishing
-        ? "finished an interrupted change in \(path): the new identity is in place"
-        : "undid an interrupted change in \(path): the old identity is back in place"
+          ? "finished an interrupted change in \(path): the new identity is in place"
+          : "undid an interrupted change in \(path): the old identity is back in place")
     } else {
       // Without a record nothing in these was ever put in place: they are leftovers.
-      discard(full(NodeLayout.stagingName))
-      discard(full(NodeLayout.asideName))
+      discard(NodeLayout.stagingName)
+      discard(NodeLayout.asideName)
     }
-    for name in try DirectoryIO.names(in: path) where name.hasPrefix(NodeLayout.trashPrefix) {
-      discard(full(name))
+    for name in try root.names() where name.hasPrefix(NodeLayout.trashPrefix) {
+      discard(name)
     }
     try removeStaleTemporaries()
+  }
+
+  /// The intent record, if it is one this freedom-keys wrote: a regular file (opened without
+  /// blocking or following a link), mode 0600, owned by the directory's owner, no larger than
+  /// `IntentRecord.maximumByteCount`, well formed (see `IntentRecord`). Anything else is refused and left in place.
+  private func readRecord() throws(NodeFileError) -> IntentRecord {
+    let recordPath = full(NodeLayout.intentName)
+    func refuse(_ reason: String) -> NodeFileError {
+      NodeFileError(
+        .recovery,
+        "\(reason); it was left in place and nothing was changed: freedom-keys acts only on an "
+          + "intent record it wrote — check \(path) and move the file away")
+    }
+    let found: (SecureBytes, FileStatus)?
+    do {
+      found = try root.readFile(NodeLayout.intentName, limit: IntentRecord.maximumByteCount)
+    } catch {
+      throw refuse(error.message)
+    }
+    guard let (bytes, status) = found else {
+      throw refuse("\(recordPath) vanished while it was read")
+    }
+    let owner = try root.owner()
+    guard status.permissions == 0o600 else {
+      throw refuse("\(recordPath) has mode \(String(status.permissions, radix: 8)), not 600")
+    }
+    // The directory's owner, or this user (who, not root, cannot give the record away when
+    // writing into a directory shared with it); never a third user.
+    guard status.owner == owner.user || status.owner == Platform.effectiveUser else {
+      throw refuse("\(recordPath) is owned by user \(status.owner), not by \(path)'s owner")
+    }
+    let text = bytes.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
+    guard let text, let record = IntentRecord(text: text) else {
+      throw refuse("\(recordPath) is not an intent record this freedom-keys can read")
+    }
+    return record
+  }
+
+  /// The staging and aside directories are real directories (never links), or absent.
+  private func requireTransactionDirectories() throws(NodeFileError) {
+    for name in [NodeLayout.stagingName, NodeLayout.asideName] {
+      if let status = try root.status(name), !status.isDirectory {
+        throw NodeFileError(
+          .recovery,
+          "\(full(name)) is \(status.kindDescription), not a directory freedom-keys made; "
+            + "\(full(NodeLayout.intentName)) was left in place and nothing was changed — check "
+            + "\(path) and move both away")
+      }
+    }
   }
 
   /// Deletes a staging or aside directory once nothing in it is needed. What cannot be deleted
   /// (an old key made immutable) is renamed out of the way, `.freedom-keys.trash-<hex>`, with a
   /// warning; later runs try again.
-  private func discard(_ directory: String) {
+  private func discard(_ name: String) {
     do throws(NodeFileError) {
-      try DirectoryIO.removeTree(directory)
+      try root.removeTree(name)
     } catch {
-      var target = directory
-      if !NodePath.leaf(directory).hasPrefix(NodeLayout.trashPrefix) {
-        target = full(NodeLayout.trashPrefix + DirectoryIO.randomSuffix())
-        if (try? DirectoryIO.rename(directory, target)) == nil { target = directory }
+      var target = name
+      if !name.hasPrefix(NodeLayout.trashPrefix) {
+        target = NodeLayout.trashPrefix + DirectoryDescriptor.randomSuffix()
+        if (try? root.rename(name, target)) == nil { target = name }
       }
       let warning =
-        "\(error.message); the old files left in \(target) belong to no identity in use: "
+        "\(error.message); the old files left in \(full(target)) belong to no identity in use: "
         + "the next run retries, or remove them by hand"
       if !warnings.contains(warning) { warnings.append(warning) }
     }
   }
 
-  /// Whether every replacement of `record` is in place.
-  private func isCommitted(_ record: IntentRecord) throws(NodeFileError) -> Bool {
+  /// The commit point is the last replacement: once it is visible the new identity is, and a
+  /// kill between it and the commit mark must not take it back (a node may already run on it).
+  /// Judged by the engine's own staging or aside entry of that one step, never by the node's
+  /// files (which an editor may rewrite); an undo restores that entry first, so a half-done
+  /// undo is never mistaken for it. With the mark written, this is never consulted.
+  private func isLastReplacementDone(_ record: IntentRecord) throws(NodeFileError) -> Bool {
+    guard let last = record.steps.last(where: { $0.kind != .mkdir }),
+      try root.status(NodeLayout.stagingName)?.isDirectory == true
+    else { return false }
+    let staged = try root.status(NodePath.join(NodeLayout.stagingName, String(last.index)))
+    switch last.kind {
+    case .mkdir: return false
+    case .aside:
+      return try root.status(NodePath.join(NodeLayout.asideName, String(last.index))) != nil
+    case .file: return staged == nil
+    case .dir:
+      guard let staged else { return !last.existed }
+      return last.existed && staged.isDirectory && staged.inode != last.inode
+    }
+  }
+
+  /// Version 1 records only: whether every replacement is in place, judged by inodes.
+  private func isCommittedByInodes(_ record: IntentRecord) throws(NodeFileError) -> Bool {
     var any = false
-    for step in record.steps where step.kind != .aside {
+    for step in record.steps where step.kind == .file || step.kind == .dir {
       any = true
-      guard try FileStatus.of(full(step.path))?.inode == step.inode else { return false }
+      guard try root.status(step.path)?.inode == step.inode else { return false }
     }
     return any
   }
 
-  private func recover(_ record: IntentRecord, finishing: Bool) throws(NodeFileError) {
-    let staging = full(NodeLayout.stagingName)
-    let aside = full(NodeLayout.asideName)
-    if !finishing {
-      for step in record.steps.reversed() {
-        let target = full(step.path)
-        let stagedPath = NodePath.join(staging, String(step.index))
-        let asidePath = NodePath.join(aside, String(step.index))
-        let inPlace = try FileStatus.of(target)
-        switch step.kind {
-        case .aside:
-          if try FileStatus.of(asidePath) != nil, inPlace == nil {
-            try DirectoryIO.rename(asidePath, target)
-          }
-        case .file where inPlace?.inode == step.inode:
-          if step.existed {
-            guard try FileStatus.of(asidePath) != nil else {
-              throw NodeFileError(.recovery, "the old \(target) was not kept; restore it by hand")
-            }
-            try DirectoryIO.rename(asidePath, target)
-          } else {
-            try DirectoryIO.rename(target, stagedPath)
-          }
-        case .dir where inPlace?.inode == step.inode:
-          try DirectoryIO.rename(
-            stagedPath, target, flags: step.existed ? DirectoryIO.exchange : DirectoryIO.noReplace)
-          if !step.existed { try DirectoryIO.rename(target, stagedPath) }
-        case .file, .dir:
-          break
+  /// Undoes (`finishing` false) or finishes the change, then removes the staging and aside
+  /// directories and the record. Finishing moves the old entries into the record's backup
+  /// directory, when it names one, and returns where each went.
+  @discardableResult
+  private func recover(_ record: IntentRecord, finishing: Bool) throws(NodeFileError)
+    -> [NodeChangeResult.KeptAside]
+  {
+    var kept: [NodeChangeResult.KeptAside] = []
+    if finishing {
+      if let backup = record.backup { kept = try moveIntoBackup(record, backup) }
+    } else {
+      for step in record.steps.reversed() { try undo(step) }
+      try root.sync()
+      // Undone: without the record what is left in the staging and aside directories is
+      // leftovers, which the next run discards if this one cannot.
+      try root.remove(NodeLayout.intentName)
+      try root.sync()
+    }
+    discard(NodeLayout.asideName)
+    if finishing { try reached("discarded aside") }
+    discard(NodeLayout.stagingName)
+    try root.sync()
+    try root.remove(NodeLayout.intentName)
+    try root.sync()
+    return kept
+  }
+
+  /// Undoes one step if it was done. Each entry is checked (lstat) before it is renamed.
+  private func undo(_ step: IntentRecord.Step) throws(NodeFileError) {
+    let staged = NodePath.join(NodeLayout.stagingName, String(step.index))
+    let aside = NodePath.join(NodeLayout.asideName, String(step.index))
+    let inPlace = try root.status(step.path)
+    switch step.kind {
+    case .mkdir:
+      // Only if empty: whatever someone else put there stays.
+      if inPlace?.isDirectory == true, try root.names(step.path).isEmpty {
+        try root.remove(step.path)
+        try root.directory(nodeParent(step.path))?.sync()
+      }
+    case .aside:
+      if inPlace == nil, try root.status(aside) != nil { try root.rename(aside, step.path) }
+    case .file:
+      guard let inPlace, inPlace.isRegularFile, inPlace.inode == step.inode else { return }
+      // The new file goes back to its staging name first (see `isLastReplacementDone`).
+      if step.existed {
+        guard try root.status(aside)?.isRegularFile == true else {
+          throw NodeFileError(
+            .recovery, "the old \(full(step.path)) was not kept; restore it by hand")
         }
+        if try root.status(staged) == nil { try root.link(step.path, staged) }
+        try root.rename(aside, step.path)
+      } else if try root.status(staged) == nil {
+        try root.rename(step.path, staged, flags: DirectoryDescriptor.noReplace)
+      } else {
+        try root.remove(step.path)
+        try root.directory(nodeParent(step.path))?.sync()
       }
-      try DirectoryIO.sync(directory: path)
-      if let identity = layout.identityDirectory, try FileStatus.of(full(identity)) != nil {
-        try DirectoryIO.sync(directory: full(identity))
+    case .dir:
+      guard let inPlace, inPlace.isDirectory, inPlace.inode == step.inode else { return }
+      if step.existed {
+        guard try root.status(staged)?.isDirectory == true else {
+          throw NodeFileError(
+            .recovery,
+            "the old \(full(step.path)) is not in \(full(NodeLayout.stagingName)); restore it by "
+              + "hand")
+        }
+        try root.rename(staged, step.path, flags: DirectoryDescriptor.exchange)
+      } else {
+        guard try root.status(NodeLayout.stagingName)?.isDirectory == true else {
+          try root.removeTree(step.path)
+          return
+        }
+        try root.rename(step.path, staged, flags: DirectoryDescriptor.noReplace)
       }
     }
-    discard(aside)
-    discard(staging)
-    try DirectoryIO.sync(directory: path)
-    guard unlink(full(NodeLayout.intentName)) == 0 || errno == ENOENT else {
-      throw .system("remove", full(NodeLayout.intentName))
+  }
+
+  /// Moves each old entry of a finished change into `backup/<its path>`; what was moved by an
+  /// earlier, interrupted clean-up is already there.
+  private func moveIntoBackup(_ record: IntentRecord, _ backup: String) throws(NodeFileError)
+    -> [NodeChangeResult.KeptAside]
+  {
+    var kept: [NodeChangeResult.KeptAside] = []
+    for step in record.steps {
+      guard let source = step.oldEntry, let status = try root.status(source) else { continue }
+      if step.kind == .dir, !status.isDirectory || status.inode == step.inode { continue }
+      if step.kind == .file, !status.isRegularFile { continue }
+      try reached("backup \(step.index)")
+      let destination = backup + "/" + step.path
+      try root.makeDirectories(NodePath.parent(destination))
+      try root.rename(source, destination, flags: DirectoryDescriptor.noReplace)
+      kept.append(.init(original: full(step.path), backup: full(destination)))
     }
-    try DirectoryIO.sync(directory: path)
+    return kept
+  }
+
+  /// The parent of `relative` as `directory(_:)` takes it ("" for the node directory).
+  private func nodeParent(_ relative: String) -> String {
+    let parent = NodePath.parent(relative)
+    return parent == "." ? "" : parent
   }
 
   /// Removes `.<file>.tmp-<hex>` files that killed runs of this or older versions left; they
   /// can hold private keys.
   private func removeStaleTemporaries() throws(NodeFileError) {
-    var directories: [(String, String?)] = [(path, nil)]
-    if let identity = layout.identityDirectory,
-      try FileStatus.of(full(identity))?.isDirectory == true
-    {
-      directories.append((full(identity), identity))
+    var directories: [String?] = [nil]
+    if let identity = layout.identityDirectory, try root.status(identity)?.isDirectory == true {
+      directories.append(identity)
     }
-    for (directory, subdirectory) in directories {
+    for subdirectory in directories {
       var removed = false
-      for name in try DirectoryIO.names(in: directory)
+      for name in try root.names(subdirectory ?? "")
       where layout.isStaleTemporary(name, in: subdirectory) {
-        guard unlink(NodePath.join(directory, name)) == 0 else {
-          throw .system("remove the stale temporary file", NodePath.join(directory, name))
-        }
+        try root.remove(subdirectory.map { $0 + "/" + name } ?? name)
         removed = true
       }
-      if removed { try DirectoryIO.sync(directory: directory) }
+      if removed { try root.directory(subdirectory ?? "")?.sync() }
     }
-  }
-
-  private static func readText(_ path: String) throws(NodeFileError) -> String {
-    let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard descriptor >= 0 else { throw .system("read", path) }
-    defer { Glibc.close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while bytes.count < 65536 {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw .system("read", path) }
-      if count == 0 { break }
-      bytes += buffer[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The directories `mkdir -p path` would create, outermost first.
-  private static func missingDirectories(_ path: String) throws(NodeFileError) -> [String] {
-    var missing: [String] = []
-    var current = path
-    while !current.isEmpty, current != "/", current != ".", try FileStatus.of(current) == nil {
-      missing.append(current)
-      current = NodePath.parent(current)
-    }
-    return missing.reversed()
-  }
-
-  private func removeCreated() {
-    for directory in created.reversed() { rmdir(directory) }
-    created = []
   }
 }

@@ -16,11 +16,11 @@ public final class NodeDirectoryLock {
   /// The directory that is locked.
   public let directory: String
   private var descriptor: Int32
-  private let path: String
+  private let parent: DirectoryDescriptor
 
-  private init(directory: String, path: String, descriptor: Int32) {
-    self.directory = directory
-    self.path = path
+  private init(parent: DirectoryDescriptor, descriptor: Int32) {
+    self.directory = parent.path
+    self.parent = parent
     self.descriptor = descriptor
   }
 
@@ -32,53 +32,69 @@ public final class NodeDirectoryLock {
   public static func acquire(
     _ directory: String, timeout: Double = defaultTimeout, readOnlyIsFine: Bool = false
   ) throws(NodeFileError) -> NodeDirectoryLock? {
-    let path = NodePath.join(directory, fileName)
-    let deadline = now() + timeout
+    guard let opened = try DirectoryDescriptor.open(directory) else {
+      throw NodeFileError(.unexpectedFile, "\(directory) does not exist; check the directory")
+    }
+    return try acquire(opened, timeout: timeout, readOnlyIsFine: readOnlyIsFine)
+  }
+
+  /// Locks the open directory `directory` (its lock file is created relative to it).
+  static func acquire(
+    _ directory: DirectoryDescriptor, timeout: Double = defaultTimeout,
+    readOnlyIsFine: Bool = false
+  ) throws(NodeFileError) -> NodeDirectoryLock? {
+    let path = directory.full(fileName)
+    let deadline = Platform.now() + timeout
     while true {
-      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
+      // O_NONBLOCK: a FIFO planted under the name does not hang the open; fstat refuses it.
+      let descriptor = Platform.openat(
+        directory.descriptor, fileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o600)
       guard descriptor >= 0 else {
-        let code = errno
+        let code = Platform.errno
         if readOnlyIsFine, code == EACCES || code == EROFS || code == EPERM { return nil }
+        if code == ELOOP {
+          throw NodeFileError(
+            .unexpectedFile, "\(path) is a symbolic link, not a lock file freedom-keys made")
+        }
         throw .system("create the lock file", path, code)
       }
-      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+      guard let locked = Platform.fstat(descriptor), locked.isRegularFile else {
+        let kind = Platform.fstat(descriptor)?.kindDescription ?? "not a regular file"
+        _ = Platform.close(descriptor)
+        throw NodeFileError(
+          .unexpectedFile, "\(path) is \(kind), not a lock file freedom-keys made; move it away")
+      }
+      if Platform.tryLock(descriptor) == 0 {
         // The holder before us may have removed the file after we opened it: then our lock is
         // on a file nobody else will look at, and we must lock the one now at the path.
-        var locked = stat()
-        var current = stat()
-        if fstat(descriptor, &locked) == 0, stat(path, &current) == 0,
-          locked.st_ino == current.st_ino, locked.st_dev == current.st_dev
+        if let current = Platform.lstatat(directory.descriptor, fileName),
+          current.isSameFile(as: locked)
         {
-          return NodeDirectoryLock(directory: directory, path: path, descriptor: descriptor)
+          return NodeDirectoryLock(parent: directory, descriptor: descriptor)
         }
-        close(descriptor)
+        _ = Platform.close(descriptor)
         continue
       }
-      let code = errno
-      close(descriptor)
+      let code = Platform.errno
+      _ = Platform.close(descriptor)
       guard code == EWOULDBLOCK || code == EINTR else {
         throw .system("lock", path, code)
       }
-      guard now() < deadline else {
+      guard Platform.now() < deadline else {
         throw NodeFileError(
           .busy,
-          "another freedom-keys is changing \(directory) — wait for it to finish and run again")
+          "another freedom-keys is changing \(directory.path) — wait for it to finish and run again"
+        )
       }
-      usleep(20_000)
+      Platform.sleep(microseconds: 20_000)
     }
   }
 
   /// Removes the lock file and lets the next process in.
   public func release() {
     guard descriptor >= 0 else { return }
-    unlink(path)
-    close(descriptor)
+    _ = Platform.unlinkat(parent.descriptor, Self.fileName, directory: false)
+    _ = Platform.close(descriptor)
     descriptor = -1
-  }
-
-  private static func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 }

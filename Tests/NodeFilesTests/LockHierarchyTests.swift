@@ -1,0 +1,155 @@
+import CryptoPrimitives
+import Foundation
+import Glibc
+import Testing
+
+@testable import NodeFiles
+
+private let installation = NodeLayout(
+  name: "installation", files: ["ant-data/keys/swarm.key", "ant-data/config.yaml"],
+  identityDirectory: nil, identityState: ["ant-data/statestore"])
+
+private func failure(_ body: () throws(NodeFileError) -> Void) -> NodeFileError? {
+  do {
+    try body()
+    return nil
+  } catch {
+    return error
+  }
+}
+
+@Suite("NodeFiles: nested node directories")
+struct LockHierarchyTests {
+  /// Issue 15: `export freedom` of U and `export antd` of U/ant-data ran at once. Opening
+  /// ant-data inside U takes U's lock first, so it waits for the whole-installation change.
+  @Test func anEnclosingDirectorysLockIsTakenFirst() throws {
+    let root = try TemporaryDirectory()
+    let user = root.file("U")
+    try makeDirectory(user + "/ant-data")
+    let whole = try NodeDirectory.open(user, layout: installation, create: false)
+    let error = failure { () throws(NodeFileError) in
+      _ = try NodeDirectory.open(
+        user + "/ant-data", layout: testNode, create: false,
+        enclosing: [.init(user, layout: installation)], timeout: 0.2)
+    }
+    #expect(error?.code == .busy)
+    #expect(error?.message.contains(user + " ") == true, "\(String(describing: error))")
+    let reading = failure { () throws(NodeFileError) in
+      _ = try NodeDirectory.openForReading(
+        user + "/ant-data", layout: testNode, enclosing: [.init(user, layout: installation)])
+    }
+    #expect(reading?.code == .busy)
+    whole.close()
+    let antd = try NodeDirectory.open(
+      user + "/ant-data", layout: testNode, create: false,
+      enclosing: [.init(user, layout: installation)], timeout: 0.2)
+    // Both locks are held until close.
+    #expect(
+      failure { () throws(NodeFileError) in
+        _ = try NodeDirectory.open(user, layout: installation, create: false, timeout: 0.2)
+      }?.code == .busy)
+    antd.close()
+    #expect(tree(user) == ["ant-data"])
+  }
+
+  /// `--radicle-home U/` inside U: the same directory twice is locked once, never against
+  /// itself.
+  @Test func theSameDirectoryTwiceIsLockedOnce() throws {
+    let root = try TemporaryDirectory()
+    let user = root.file("U")
+    try makeDirectory(user)
+    let node = try NodeDirectory.open(
+      user, layout: installation, create: false,
+      enclosing: [.init(user + "/", layout: testNode), .init(user, layout: testNode)],
+      nested: [.init(user + "/.", layout: testNode)], timeout: 0.2)
+    #expect(node.nested(user + "/.") != nil)
+    try node.nested(user + "/.")!.apply(
+      NodeChange(files: [.init("config.yaml", SecureBytes(utf8: "c"))]))
+    node.close()
+    #expect(text(user + "/config.yaml") == "c")
+    #expect(tree(user) == ["config.yaml"])
+  }
+
+  /// A composed change locks and recovers the nested directories up front: an interrupted
+  /// change in U/ant-data is undone before anything is read, and a concurrent open of
+  /// ant-data waits until the whole change is closed.
+  @Test func nestedDirectoriesAreLockedAndRecoveredUpFront() throws {
+    let root = try TemporaryDirectory()
+    let user = root.file("U")
+    try makeDirectory(user)
+    let antd = try nodeOfA(root, "U/ant-data")
+    try makeDirectory(antd + "/.freedom-keys.old")
+    #expect(rename(antd + "/statestore", antd + "/.freedom-keys.old/0") == 0)
+    try put(antd + "/.freedom-keys.intent", "freedom-keys intent 2\naside 0 statestore\nend\n")
+    let node = try NodeDirectory.open(
+      user, layout: installation, create: false, nested: [.init(antd, layout: testNode)])
+    #expect(
+      node.recoveryNote
+        == "undid an interrupted change in \(antd): the old identity is back in place")
+    #expect(identity(antd) == "A")
+    #expect(
+      failure { () throws(NodeFileError) in
+        _ = try NodeDirectory.open(antd, layout: testNode, create: false, timeout: 0.2)
+      }?.code == .busy)
+    try node.nested(antd)!.apply(changeToB())
+    node.close()
+    #expect(identity(antd) == "B")
+    #expect(tree(user) == ["ant-data"] + tree(antd).map { "ant-data/" + $0 })
+  }
+
+  /// The enclosing directory's interrupted change is recovered before the inner one is read,
+  /// whichever command comes.
+  @Test func anEnclosingRecordIsRecoveredFirst() throws {
+    let root = try TemporaryDirectory()
+    let user = root.file("U")
+    let antd = try nodeOfA(root, "U/ant-data")
+    try makeDirectory(user + "/.freedom-keys.old")
+    #expect(rename(antd + "/statestore", user + "/.freedom-keys.old/0") == 0)
+    try put(
+      user + "/.freedom-keys.intent", "freedom-keys intent 2\naside 0 ant-data/statestore\nend\n")
+    let node = try NodeDirectory.openForReading(
+      antd, layout: testNode, enclosing: [.init(user, layout: installation)])
+    node.close()
+    #expect(node.recoveryNote?.contains("undid an interrupted change in \(user):") == true)
+    #expect(identity(antd) == "A")
+    #expect(!tree(user).contains { $0.contains(".freedom-keys") })
+  }
+}
+
+@Suite("NodeFiles: antd's lock")
+struct AntdLockTests {
+  @Test func aProbeTellsRunningFromStoppedAndNeverWaits() throws {
+    let root = try TemporaryDirectory()
+    #expect(try AntdLock.probe(dataDirectory: root.path) == .notRunning)
+    #expect(try root.contents() == [])
+    let path = root.file("antd.lock")
+    try put(path, "")
+    #expect(try AntdLock.probe(dataDirectory: root.path) == .notRunning)
+    let held = open(path, O_RDWR)
+    #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+    #expect(try AntdLock.probe(dataDirectory: root.path) == .running)
+    close(held)
+    #expect(try AntdLock.probe(dataDirectory: root.path) == .notRunning)
+  }
+
+  /// Issue 19: a FIFO named antd.lock hung `export antd` forever.
+  @Test func aFIFOOrALinkIsAnUnexpectedFile() throws {
+    let root = try TemporaryDirectory()
+    let path = root.file("antd.lock")
+    #expect(mkfifo(path, 0o600) == 0)
+    #expect(
+      try AntdLock.probe(dataDirectory: root.path)
+        == .unexpectedFile(reason: "\(path) is a FIFO, not antd's lock file"))
+    unlink(path)
+    try put(root.file("real.lock"), "")
+    #expect(symlink(root.file("real.lock"), path) == 0)
+    #expect(
+      try AntdLock.probe(dataDirectory: root.path)
+        == .unexpectedFile(reason: "\(path) is a symbolic link, not antd's lock file"))
+    let node = try NodeDirectory.open(root.path, layout: testNode, create: false)
+    defer { node.close() }
+    #expect(
+      try AntdLock.probe(in: node)
+        == .unexpectedFile(reason: "\(path) is a symbolic link, not antd's lock file"))
+  }
+}
