@@ -877,12 +877,132 @@ def concurrent_pairs(h, node, runs):
             shutil.rmtree(directory, ignore_errors=True)
 
 
+# -- nested node directories (issue 15): a desktop installation holds ant-data and Radicle's
+# home, each a node directory of its own; a change to either takes the installation's lock too.
+
+
+def radicle_home_kills(h, freedom, runs):
+    """export freedom --radicle-home inside userData (not where desktop looks) and outside it,
+    killed at random: every record left behind is one the next run recovers (issue 19 item 4),
+    each part is whole at every instant, and the next export puts B wholly in place."""
+    for variant in ("inside", "outside"):
+        scenario = f"freedom --radicle-home {variant} kill -9"
+
+        def home(user_data):
+            return (os.path.join(user_data, "myrad") if variant == "inside"
+                    else user_data.rstrip("/") + "-rad")
+
+        def make():
+            user_data = freedom.make()
+            shutil.copytree(os.path.join(user_data, "radicle-data"), home(user_data), symlinks=True)
+            shutil.rmtree(os.path.join(user_data, "radicle-data"))
+            return user_data
+
+        def arguments(user_data):
+            return ["export", "freedom", "--user-data", user_data, "--radicle-home",
+                    home(user_data), "--force"]
+
+        def parts(user_data, when, run):
+            try:
+                ant = Antd.owner(os.path.join(user_data, "ant-data"), freedom.address)
+                key = freedom.radicle.key_of(home(user_data))
+            except Exception as error:
+                h.violations.report(scenario, run, f"{when}: {error}")
+                return None
+            radicle = {v: k for k, v in freedom.radicle.key.items()}.get(key)
+            if radicle is None:
+                h.violations.report(scenario, run, f"{when}: the Radicle key is neither A's nor B's")
+                return None
+            return ant, radicle
+
+        typical = h.duration(make, arguments, "B")
+        for run in range(runs):
+            h.runs += 1
+            user_data = make()
+            h.killed(arguments(user_data), "B", h.rng.uniform(0, 1.3 * typical))
+            parts(user_data, "after the kill", run)
+            status, _, err = h.run(["verify", "--freedom-dir", user_data], "A")
+            if status not in (0, 3):
+                h.violations.report(scenario, run, f"verify --freedom-dir exited {status}: {err.strip()}")
+            after = parts(user_data, "after verify", run)
+            if after and variant == "inside" and after[0] != after[1]:
+                h.violations.report(scenario, run, f"after verify ant-data is {after[0]}'s, "
+                                    f"the Radicle home {after[1]}'s")
+            for directory in (user_data, home(user_data)):
+                left = h.leftovers(directory)
+                if left and status in (0, 3):
+                    h.violations.report(scenario, run, f"verify left {left}")
+            e_status, _, e_err = h.run(arguments(user_data), "B")
+            final = parts(user_data, "after the export", run)
+            if e_status != 0 or final != ("B", "B"):
+                h.violations.report(scenario, run, f"the export after the kill exited {e_status} "
+                                    f"with {final}: {e_err.strip()}")
+            for directory in (user_data, home(user_data)):
+                left = h.leftovers(directory)
+                if left:
+                    h.violations.report(scenario, run, f"the export left {left}")
+            shutil.rmtree(home(user_data), ignore_errors=True)
+            shutil.rmtree(user_data, ignore_errors=True)
+
+
+def nesting_pairs(h, freedom, runs):
+    """export freedom of a userData at the same time as a change to a node directory inside it
+    (export antd of its ant-data, export radicle of its Radicle home) or a verify of it: the
+    lock of the installation orders them, so every part stays whole, the password in
+    config.yaml keeps opening keys/swarm.key, and verify reports all old or all new."""
+    typical = h.duration(freedom.make, freedom.arguments, "B")
+    others = {
+        "antd": lambda u: ["export", "antd", "--data-dir", os.path.join(u, "ant-data"), "--force"],
+        "radicle": lambda u: ["export", "radicle", "--home", os.path.join(u, "radicle-data"),
+                              "--alias", "alice", "--force"],
+        "verify": lambda u: ["verify", "--freedom-dir", u, "--json"],
+    }
+    for run in range(runs):
+        for name, other in others.items():
+            scenario = f"freedom x {name} nested"
+            h.runs += 1
+            user_data = freedom.make()
+            if name == "antd":
+                # A fresh ant-data: each export makes its own password, so a config.yaml of one
+                # beside the keystore of the other is what a missing lock would leave.
+                for entry in ("config.yaml", "keys"):
+                    target = os.path.join(user_data, "ant-data", entry)
+                    shutil.rmtree(target) if os.path.isdir(target) else os.unlink(target)
+            first = subprocess.Popen(h.command(freedom.arguments(user_data), "B"),
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(h.rng.uniform(0, typical))
+            second = subprocess.Popen(h.command(other(user_data), "A"),
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            results = [(p.wait(), p.stdout.read().decode(), p.stderr.read().decode())
+                       for p in (first, second)]
+            for status, _, err in results:
+                if status not in (0, 3) and "another freedom-keys is changing" not in err:
+                    h.violations.report(scenario, run, f"unexpected failure (exit {status}): {err.strip()}")
+            try:
+                Antd.owner(os.path.join(user_data, "ant-data"), freedom.address)
+                freedom.radicle.key_of(os.path.join(user_data, "radicle-data"))
+            except Exception as error:
+                h.violations.report(scenario, run, f"{error}; exits {[r[0] for r in results]}")
+            if name == "verify" and results[1][0] in (0, 3):
+                try:
+                    checks = {c["check"]: c["status"] for c in json.loads(results[1][1])["checks"]}
+                    seen = {checks.get("ant-data"), checks.get("radicle")}
+                    if len(seen) != 1:
+                        h.violations.report(scenario, run, f"verify saw half a change: {checks}")
+                except (ValueError, KeyError) as error:
+                    h.violations.report(scenario, run, f"verify --json did not parse: {error}")
+            left = h.leftovers(user_data)
+            if left:
+                h.violations.report(scenario, run, f"left behind: {left}")
+            shutil.rmtree(user_data, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", required=True)
     parser.add_argument("--runs", type=int, default=100, help="kill -9 runs per export")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--only", default=None, help="bee, kubo, radicle, ant, antd or freedom")
+    parser.add_argument("--only", default=None, help="bee, kubo, radicle, ant, antd, freedom or nesting")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"faults: seed {seed}, {args.runs} kill -9 runs per export", flush=True)
@@ -900,6 +1020,9 @@ def main():
             durability(h, node)
             full_disk(h, node, max(3, args.runs // 10))
             concurrent(h, node, max(2, args.runs // 25))
+        if not args.only or args.only == "nesting":
+            radicle_home_kills(h, nodes[5], max(5, args.runs // 5))
+            nesting_pairs(h, nodes[5], max(3, args.runs // 10))
         unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])
         unwritable(h, nodes[1], ["", "config"])
         unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])

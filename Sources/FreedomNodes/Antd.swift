@@ -15,7 +15,7 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
   public static let keystoreFile = Bee.keystoreFile
   public static let configFile = "config.yaml"
   /// The flock antd holds while it runs.
-  public static let lockFile = "antd.lock"
+  public static let lockFile = AntdLock.fileName
   /// What antd makes itself when it starts without a keystore.
   public static let ownIdentityFile = "identity.json"
   public static let ownSigningKeyFile = "signing.key"
@@ -45,12 +45,12 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
 
   public init(
     directory: String, check: String = "antd", rule: KeystoreRule = .antd,
-    enclosing: [EnclosingDirectory] = []
+    enclosing: [EnclosingDirectory]? = nil
   ) {
     self.directory = directory
     self.check = check
     self.rule = rule
-    self.enclosingDirectories = enclosing
+    self.enclosingDirectories = enclosing ?? DesktopInstallation.enclosing(of: directory)
   }
 
   public var layout: NodeLayout { Self.layout }
@@ -308,20 +308,17 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     return (plan, conflicts)
   }
 
-  /// Refuses while antd runs on the directory: it holds an exclusive flock on `antd.lock`.
+  /// Refuses while antd runs on the directory: it holds an exclusive flock on `antd.lock`
+  /// (probed without blocking, so a FIFO planted under that name cannot hang the export).
   func requireStopped() throws(NodeError) {
     let path = NodePath.join(directory, Self.lockFile)
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK)
-    guard descriptor >= 0 else { return }  // never ran here, or not readable: nothing to ask
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      throw .unreadable(path: path, reason: "it is not a regular file, as antd's lock file is")
+    switch try NodeSession.engine({ () throws(NodeFileError) in
+      try AntdLock.probe(dataDirectory: directory)
+    }) {
+    case .notRunning: return
+    case .running: throw .running(.antd, directory: directory, lock: path)
+    case .unexpectedFile(let reason): throw .files(NodeFileError(.unexpectedFile, reason))
     }
-    if flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
-      throw .running(.antd, directory: directory, lock: path)
-    }
-    _ = flock(descriptor, LOCK_UN)
   }
 
   // MARK: - Verify

@@ -61,6 +61,43 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     EnclosingDirectory(path: directory, layout: layout)
   }
 
+  /// The node directories an export or a check of the installation takes with it: ant-data,
+  /// Radicle's home (inside userData or not), and the bee-data and ipfs-data older versions
+  /// left; each is locked after userData and its own interrupted change recovered.
+  public var nestedDirectories: [EnclosingDirectory] {
+    [
+      EnclosingDirectory(path: paths.antData, layout: Antd.layout),
+      EnclosingDirectory(path: radicleHome, layout: Radicle.layout),
+      EnclosingDirectory(path: paths.beeData, layout: Bee.layout),
+      EnclosingDirectory(path: paths.ipfsData, layout: Kubo.layout),
+    ]
+  }
+
+  /// Desktop's names for the node directories in a userData.
+  static let nodeDirectoryNames = [antData, "bee-data", "radicle-data", "ipfs-data"]
+
+  /// The desktop installation a node directory at `path` lies in, when `path` is where desktop
+  /// keeps one (`<userData>/ant-data`, `bee-data`, `radicle-data` or `ipfs-data`, or
+  /// `<appRoot>/R/<slot>`): a change to the node directory takes the installation's lock first
+  /// and recovers its interrupted change first, so an `export antd` never runs inside an
+  /// `export freedom` of the same installation.
+  public static func enclosing(of path: String) -> [EnclosingDirectory] {
+    let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    let parent = NodePath.parent(trimmed)
+    let root: String
+    if nodeDirectoryNames.contains(NodePath.leaf(trimmed)) {
+      root = parent
+    } else if NodePath.leaf(parent) == DesktopUserData.catalogDirectory {
+      root = NodePath.parent(parent)
+    } else {
+      return []
+    }
+    guard root != "/", root != ".", (try? FileStatus.following(root))??.isDirectory == true,
+      let installation = try? DesktopInstallation(userData: root)
+    else { return [] }
+    return [installation.enclosing]
+  }
+
   /// The installation's layout: ant-data, identity/ and (when inside) Radicle's home, whose
   /// keys/ is swapped as one directory.
   public var layout: NodeLayout {
@@ -78,9 +115,15 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   /// (the app root holds profile-registry.json), else `radicle-data`.
   static func desktopRadicleHome(_ paths: DesktopUserData) throws(NodeError) -> String {
     guard try NodeFileAccess.status(paths.profileRegistry) != nil,
-      let bytes = try NodeFileAccess.read(paths.profileMetadata),
-      let slot = DesktopUserData.profileSlot(json: bytes)
+      let bytes = try NodeFileAccess.read(paths.profileMetadata)
     else { return paths.radicleData }
+    let metadata: DesktopProfileMetadata
+    do {
+      metadata = try DesktopProfileMetadata(json: bytes)
+    } catch {
+      throw .invalid(path: paths.profileMetadata, reason: "\(error)")
+    }
+    guard let slot = metadata.slot else { return paths.radicleData }
     return paths.catalogRadicleHome(slot: slot)
   }
 
@@ -260,20 +303,19 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       radicle: radiclePlan, radicleOutside: outside, vault: vaultKind, vaultMeta: metaKind)
   }
 
-  /// The one transaction under userData (its missing parent directories made first, removed
-  /// again if it fails), then Radicle's home when it is outside.
+  /// The one transaction under userData (the engine creates its missing parent directories
+  /// inside it), then Radicle's home when it is outside: under the lock taken with userData's
+  /// when the home existed, else created and locked now.
   public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
     var result: NodeChangeResult?
     if let change = plan.change {
-      let created = try Self.makeParents(of: change.files.map(\.path), in: directory)
-      do {
-        result = try NodeSession.apply(change, in: node)
-      } catch {
-        Self.removeEmpty(created)
-        throw error
-      }
+      result = try NodeSession.apply(change, in: node)
     }
     if let outside = plan.radicleOutside {
+      if let home = node.nested(radicleHome) {
+        _ = try NodeSession.apply(outside, in: home)
+        return result
+      }
       try NodeSession.requireDirectoryOrAbsent(radicleHome)
       let home = try NodeSession.engine { () throws(NodeFileError) in
         try NodeDirectory.open(radicleHome, layout: Radicle.layout, create: true)
@@ -292,58 +334,16 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       removing: change.removing.map { prefix + $0 })
   }
 
-  /// Creates (mode 0700) the missing parent directories of `files`; returns them, innermost last.
-  static func makeParents(of files: [String], in root: String) throws(NodeError) -> [String] {
-    var created: [String] = []
-    for file in files {
-      var current = root
-      for component in file.split(separator: "/").dropLast() {
-        current = NodePath.join(current, String(component))
-        if try NodeFileAccess.status(current) == nil {
-          guard mkdir(current, 0o700) == 0 else {
-            let code = errno
-            removeEmpty(created)
-            throw .files(
-              NodeFileError(.io, "cannot create \(current): \(String(cString: strerror(code)))"))
-          }
-          created.append(current)
-        }
-      }
-    }
-    return created
-  }
-
-  static func removeEmpty(_ directories: [String]) {
-    for directory in directories.reversed() { _ = rmdir(directory) }
-  }
-
   // MARK: - Verify
-
-  /// Finishes or undoes, each under its lock, an interrupted change of a node directory inside
-  /// (`export antd`, `bee`, `radicle`, `kubo`), so the checks read whole identities only. The
-  /// installation's own record was recovered when it was opened.
-  func recoverNodesInside(events: (NodeEvent) -> Void) throws(NodeError) {
-    let nodes: [(String, NodeLayout)] = [
-      (paths.antData, Antd.layout), (paths.beeData, Bee.layout), (radicleHome, Radicle.layout),
-      (paths.ipfsData, Kubo.layout),
-    ]
-    for (path, nodeLayout) in nodes {
-      // What is not a directory is reported by its check, not refused here.
-      guard (try? FileStatus.following(path))??.isDirectory == true else { continue }
-      try NodeSession.recover(path, layout: nodeLayout, events: events)
-    }
-  }
 
   /// Every part: the vault, vault-meta.json's wallets, ant-data, a bee-data left from before
   /// the migration, Radicle's home and an old kubo repository. What is not there is absent.
   public func verify(_ state: State, against profile: FreedomProfile, events: (NodeEvent) -> Void)
     throws(NodeError) -> [NodeFinding]
   {
-    try recoverNodesInside(events: events)
     var findings = try vaultFindings(state)
     findings += try vaultMetaFindings(state, profile)
-    // Read again: the nodes inside may just have been recovered.
-    findings += try antd.verify(try antd.inspect(), against: profile, events: events)
+    findings += try antd.verify(state.antd, against: profile, events: events)
     findings.append(try beeDataFinding(profile, events: events))
     findings += try radicleFindings(profile, events: events)
     findings.append(try kuboFinding(profile, events: events))

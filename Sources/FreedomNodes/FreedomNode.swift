@@ -23,6 +23,9 @@ public protocol FreedomNode: Sendable {
   /// The node directories this one lies inside (outermost first): their locks come before this
   /// one's and their interrupted changes are recovered first.
   var enclosingDirectories: [EnclosingDirectory] { get }
+  /// The node directories inside this one that its changes and checks take with it (locked
+  /// after it, in this order, their interrupted changes recovered after its own).
+  var nestedDirectories: [EnclosingDirectory] { get }
   /// Whether an export creates the directory when it does not exist.
   var createsDirectory: Bool { get }
 
@@ -49,7 +52,10 @@ package protocol RecoveryTargetSource: FreedomNode {
 }
 
 extension FreedomNode {
-  public var enclosingDirectories: [EnclosingDirectory] { [] }
+  public var enclosingDirectories: [EnclosingDirectory] {
+    DesktopInstallation.enclosing(of: directory)
+  }
+  public var nestedDirectories: [EnclosingDirectory] { [] }
   public var createsDirectory: Bool { true }
 
   public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
@@ -68,6 +74,9 @@ public struct EnclosingDirectory: Sendable {
     self.path = path
     self.layout = layout
   }
+
+  /// The engine's description of the same directory.
+  var engine: NodeDirectory.Enclosing { .init(path, layout: layout) }
 }
 
 /// What the user agreed an export may replace.

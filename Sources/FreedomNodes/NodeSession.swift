@@ -37,7 +37,10 @@ public enum NodeSession {
   ) throws(NodeError) -> ExportOutcome<Node.Plan> {
     try requireDirectoryOrAbsent(node.directory)
     let directory = try engine { () throws(NodeFileError) in
-      try NodeDirectory.open(node.directory, layout: node.layout, create: node.createsDirectory)
+      try NodeDirectory.open(
+        node.directory, layout: node.layout, create: node.createsDirectory,
+        enclosing: node.enclosingDirectories.map(\.engine),
+        nested: node.nestedDirectories.map(\.engine))
     }
     report(directory, events)
     var succeeded = false
@@ -75,23 +78,13 @@ public enum NodeSession {
   ) throws(NodeError) -> Result {
     try requireDirectory(node.directory)
     let directory = try engine { () throws(NodeFileError) in
-      try NodeDirectory.openForReading(node.directory, layout: node.layout)
+      try NodeDirectory.openForReading(
+        node.directory, layout: node.layout, enclosing: node.enclosingDirectories.map(\.engine),
+        nested: node.nestedDirectories.map(\.engine))
     }
     report(directory, events)
     defer { directory.close() }
     return try body(try node.inspect())
-  }
-
-  /// Locks and recovers `path` with `layout` and releases it: an interrupted change there is
-  /// finished or undone before anything inside is read.
-  public static func recover(
-    _ path: String, layout: NodeLayout, events: (NodeEvent) -> Void = { _ in }
-  ) throws(NodeError) {
-    let directory = try engine { () throws(NodeFileError) in
-      try NodeDirectory.openForReading(path, layout: layout)
-    }
-    report(directory, events)
-    directory.close()
   }
 
   static func report(_ directory: NodeDirectory, _ events: (NodeEvent) -> Void) {

@@ -20,9 +20,9 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
   public let directory: String
   public let enclosingDirectories: [EnclosingDirectory]
 
-  public init(home: String, enclosing: [EnclosingDirectory] = []) {
+  public init(home: String, enclosing: [EnclosingDirectory]? = nil) {
     directory = home
-    enclosingDirectories = enclosing
+    enclosingDirectories = enclosing ?? DesktopInstallation.enclosing(of: home)
   }
 
   public var layout: NodeLayout { Self.layout }

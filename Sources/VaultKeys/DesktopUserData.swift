@@ -78,7 +78,12 @@ public struct DesktopUserData: Sendable, Equatable {
 
   /// Radicle's home for the catalog profile in `slot` when `root` is the app root (a packaged
   /// build's default profile).
-  public func catalogRadicleHome(slot: Int) -> String { Self.join(root, "R/\(slot)") }
+  public func catalogRadicleHome(slot: Int) -> String {
+    Self.join(root, Self.catalogDirectory + "/\(slot)")
+  }
+
+  /// The directory of the app root that holds every profile's Radicle home, one per slot.
+  public static let catalogDirectory = "R"
 
   /// The `slot` of a `profile.json` as desktop reads it (`DesktopProfileMetadata`), or nil
   /// when desktop uses no slot (then Radicle's home is `radicle-data`) — and also when

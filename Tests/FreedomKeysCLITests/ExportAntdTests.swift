@@ -134,6 +134,37 @@ struct ExportAntdTests {
     #expect(try opens(fixture, dir, password: Self.desktopPassword))
   }
 
+  /// Issue 19: a FIFO named antd.lock hung `export antd` forever (an open for reading waits for
+  /// a writer). Run under timeout(1), so the old behaviour fails instead of hanging the suite.
+  @Test func aFIFONamedAntdLockIsRefusedWithoutWaiting() throws {
+    guard let timeout = executable("timeout") else {
+      print("skipped: no timeout(1)")
+      return
+    }
+    let fixture = try ExportFixture()
+    let dir = fixture.path("ant-data")
+    try makeDirectory(dir)
+    #expect(mkfifo(dir + "/antd.lock", 0o600) == 0)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: timeout)
+    process.arguments = [
+      "20", CLI.executable.path, "export", "antd", "--data-dir", dir, "--mnemonic-file",
+      fixture.mnemonic,
+    ]
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1, "\(stderr)")
+    #expect(stdout.isEmpty)
+    #expect(stderr.contains("\(dir)/antd.lock is a FIFO, not antd's lock file"), "\(stderr)")
+    #expect(tree(dir) == ["antd.lock"])
+  }
+
   @Test func aRunningAntdIsNotTouched() throws {
     guard let flock = executable("flock") else {
       print("skipped: no flock(1) to hold antd.lock")

@@ -97,12 +97,12 @@ public enum NodePath {
   }
 
   /// The last component of `path`.
-  static func leaf(_ path: String) -> String {
+  package static func leaf(_ path: String) -> String {
     String(path.split(separator: "/").last ?? "")
   }
 
   /// The directory part of `path` ("." for a bare name).
-  static func parent(_ path: String) -> String {
+  package static func parent(_ path: String) -> String {
     var trimmed = Substring(path)
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
     guard let slash = trimmed.lastIndex(of: "/") else { return "." }

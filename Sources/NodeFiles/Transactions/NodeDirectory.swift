@@ -120,7 +120,9 @@ public final class NodeDirectory {
     var group = LockGroup(timeout: timeout, readOnlyIsFine: false)
     var made: [String] = []
     do throws(NodeFileError) {
-      let outer = try group.lock(enclosing)
+      // An enclosing directory is never written by this change: one this user cannot write
+      // (a shared parent) is read through unlocked, unless it holds an interrupted change.
+      let outer = try group.lock(enclosing, readOnlyIsFine: true)
       if try DirectoryDescriptor.open(path) == nil {
         guard create else {
           throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
@@ -132,9 +134,9 @@ public final class NodeDirectory {
       }
       directory.created = made
       let inner = try group.lock(nested)
-      for node in outer { try node.recover() }
+      for node in outer { try node.recoverIfLocked() }
       try directory.recover()
-      for node in inner { try node.recover() }
+      for node in inner { try node.recoverIfLocked() }
       directory.enclosingDirectories = outer
       directory.nestedDirectories = inner
       directory.locks = group.locks
@@ -146,11 +148,12 @@ public final class NodeDirectory {
     }
   }
 
-  /// Locks `path` (after `enclosing`, outermost first) for reading and recovers it when this
-  /// user may; a directory this user cannot write is read as it is, unless it holds an
-  /// interrupted change. The locks are held through the caller's reads, until `close`.
+  /// Locks `path` (after `enclosing`, outermost first, and before `nested`) for reading and
+  /// recovers each when this user may; a directory this user cannot write is read as it is,
+  /// unless it holds an interrupted change. The locks are held through the caller's reads,
+  /// until `close`.
   public static func openForReading(
-    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = []
+    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = [], nested: [Enclosing] = []
   ) throws(NodeFileError) -> NodeDirectory {
     var group = LockGroup(timeout: NodeDirectoryLock.defaultTimeout, readOnlyIsFine: true)
     do throws(NodeFileError) {
@@ -158,22 +161,28 @@ public final class NodeDirectory {
       guard let directory = try group.lock(path, layout: layout) else {
         throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
       }
-      for node in outer + [directory] {
-        if node.isLocked {
-          try node.recover()
-        } else if try node.root.status(NodeLayout.intentName) != nil {
-          throw NodeFileError(
-            .recovery,
-            "\(node.path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
-              + "cannot finish; run this again as the directory's owner")
-        }
-      }
+      let inner = try group.lock(nested)
+      directory.nestedDirectories = inner
+      for node in outer + [directory] + inner { try node.recoverIfLocked() }
       directory.enclosingDirectories = outer
       directory.locks = group.locks
       return directory
     } catch {
       group.release()
       throw error
+    }
+  }
+
+  /// Recovers the directory when this run holds its lock; one it could not lock (read-only to
+  /// this user) is read as it is, unless it holds an interrupted change.
+  private func recoverIfLocked() throws(NodeFileError) {
+    if isLocked {
+      try recover()
+    } else if try root.status(NodeLayout.intentName) != nil {
+      throw NodeFileError(
+        .recovery,
+        "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
+          + "cannot finish; run this again as the directory's owner")
     }
   }
 
@@ -224,12 +233,23 @@ public final class NodeDirectory {
     }
 
     /// Locks each of `directories` that exists, in order; what is not a directory is no node
-    /// directory to lock (the caller's checks report it).
-    mutating func lock(_ directories: [Enclosing]) throws(NodeFileError) -> [NodeDirectory] {
+    /// directory to lock (the caller's checks report it). With `readOnlyIsFine`, one this user
+    /// cannot write is taken unlocked (it is only read through, never changed).
+    mutating func lock(_ directories: [Enclosing], readOnlyIsFine: Bool? = nil)
+      throws(NodeFileError) -> [NodeDirectory]
+    {
       var locked: [NodeDirectory] = []
+      var group = self
+      if let readOnlyIsFine { group = LockGroup(timeout: timeout, readOnlyIsFine: readOnlyIsFine) }
+      group.locks = locks
+      group.seen = seen
       for item in directories where try FileStatus.following(item.path)?.isDirectory == true {
-        if let directory = try lock(item.path, layout: item.layout) { locked.append(directory) }
+        if let directory = try group.lock(item.path, layout: item.layout) {
+          locked.append(directory)
+        }
       }
+      locks = group.locks
+      seen = group.seen
       return locked
     }
 
