@@ -46,16 +46,19 @@ let package = Package(
         "FreedomNodes", "NodeFiles", "VaultKeys", "PhraseRecovery", "CryptoPrimitives",
       ]
     ),
+    // The helpers every test target shares (scratch directories, running programs).
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
-    .testTarget(name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .testTarget(
+      name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
       name: "PhraseRecoveryTests",
       dependencies: ["PhraseRecovery", "VaultKeys", "CryptoPrimitives"]),
-    .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys"]),
+    .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys", "TestSupport"]),
     .testTarget(
       name: "FreedomNodesTests",
       dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys", "CryptoPrimitives"]),
-    .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys"]),
+    .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys", "TestSupport"]),
     .testTarget(
       name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],
       resources: [.copy("Vectors")]),

@@ -928,10 +928,12 @@ def radicle_home_kills(h, freedom, runs):
             if after and variant == "inside" and after[0] != after[1]:
                 h.violations.report(scenario, run, f"after verify ant-data is {after[0]}'s, "
                                     f"the Radicle home {after[1]}'s")
-            for directory in (user_data, home(user_data)):
-                left = h.leftovers(directory)
-                if left and status in (0, 3):
-                    h.violations.report(scenario, run, f"verify left {left}")
+            # verify --freedom-dir checks the home desktop reads, not this one: what the killed
+            # export left in it (its lock file) is the next export's to clear, checked below.
+            left = [name for name in h.leftovers(user_data)
+                    if not (variant == "inside" and name.startswith("myrad/"))]
+            if left and status in (0, 3):
+                h.violations.report(scenario, run, f"verify left {left}")
             e_status, _, e_err = h.run(arguments(user_data), "B")
             final = parts(user_data, "after the export", run)
             if e_status != 0 or final != ("B", "B"):

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One test per class of bad mnemonic input, for every command that reads a mnemonic: exit

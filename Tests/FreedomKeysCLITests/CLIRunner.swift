@@ -63,32 +63,3 @@ enum CLI {
       stderr: String(decoding: err, as: UTF8.self))
   }
 }
-
-/// A scratch directory for secret files, removed when the value goes away.
-final class TemporaryDirectory {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("freedom-keys-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-  }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  /// Writes `bytes` to `name` with `mode` (0600 unless told) and returns its path.
-  func file(_ name: String, _ bytes: Data, mode: Int = 0o600) throws -> String {
-    let path = url.appendingPathComponent(name).path
-    guard FileManager.default.createFile(atPath: path, contents: bytes) else {
-      throw CocoaError(.fileWriteUnknown)
-    }
-    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-    return path
-  }
-
-  /// Writes `text` as UTF-8.
-  func file(_ name: String, _ text: String, mode: Int = 0o600) throws -> String {
-    try file(name, Data(text.utf8), mode: mode)
-  }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `freedom-keys --generate-completion-script bash|zsh|fish`, loaded into the real shells.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Issue 8, reproducer 7: a crash prints one line, no registers or memory, and ends the process

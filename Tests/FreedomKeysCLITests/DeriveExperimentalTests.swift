@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `derive --experimental`: desktop Freedom's Railgun and Kohaku PPv2 keys, checked against

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `derive` on the published test mnemonics, checked against desktop Freedom's golden values

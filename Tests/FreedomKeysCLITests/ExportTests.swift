@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Values of the published test mnemonics, from Tests/GoldenVectors/Vectors/freedom-desktop.json

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 8, reproducer 6, as a user meets it: a key file whose scrypt parameters would make

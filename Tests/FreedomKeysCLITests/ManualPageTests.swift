@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `freedom-keys --generate-manual DIR`: one page per command, rendered by man-db without

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `mnemonic check`: the verdict on valid phrases, abbreviations, suggestions, --json, the hidden

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `mnemonic generate`: every word count and language round-trips through `check` and

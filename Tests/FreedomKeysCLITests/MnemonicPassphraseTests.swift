@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A passphrase typed on another system arrives in another Unicode form; BIP-39 hashes its NFKD,

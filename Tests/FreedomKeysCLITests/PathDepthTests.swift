@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 8, reproducer 8: a `--path` deeper than 255 levels is a usage error (exit 2) found

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `recover`: damaged published phrases found again through every kind of target, the output

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Reading mnemonic and passphrase files: limits, encodings and messages that name the file but

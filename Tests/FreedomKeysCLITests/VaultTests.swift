@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Desktop Freedom's identity-vault.json as the mnemonic source (--vault-file), checked against

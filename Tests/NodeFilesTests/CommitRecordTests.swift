@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import NodeFiles

@@ -2,6 +2,7 @@ import CryptoPrimitives
 import Dispatch
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import NodeFiles

@@ -2,6 +2,7 @@ import CryptoPrimitives
 import Foundation
 import Glibc
 import NodeFiles
+import TestSupport
 import Testing
 import VaultKeys
 

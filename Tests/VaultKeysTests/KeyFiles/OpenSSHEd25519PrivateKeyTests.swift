@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Foundation
+import TestSupport
 import Testing
 
 @testable import VaultKeys
