@@ -4,7 +4,8 @@ import PhraseRecovery
 import VaultKeys
 
 /// Ant's data directory: `identity.json` with the Swarm signing key (hex) and an overlay nonce,
-/// byte for byte as Freedom's iOS app writes it (all-zero nonce).
+/// byte for byte as Freedom's iOS app writes it (all-zero nonce), or with the nonce Ant's
+/// library derives when it restores an identity from the key.
 public struct Ant: FreedomNode, RecoveryTargetSource {
   public static let identityFile = "identity.json"
 
@@ -12,8 +13,13 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
     name: "Ant data directory", files: [identityFile], identityDirectory: nil, identityState: [])
 
   public let directory: String
+  /// The overlay nonce an export writes (verify accepts either rule's).
+  public let nonce: AntIdentity.NonceRule
 
-  public init(directory: String) { self.directory = directory }
+  public init(directory: String, nonce: AntIdentity.NonceRule = .zero) {
+    self.directory = directory
+    self.nonce = nonce
+  }
 
   public var layout: NodeLayout { Self.layout }
   public var identityPath: String { NodePath.join(directory, Self.identityFile) }
@@ -35,18 +41,18 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
     public let expected: EthereumAddress
     /// What was wrong with a file of the same key, now rewritten.
     public let repairs: [AntIdentityProblem]
+    /// The nonce rule of the file written (or kept).
+    public let nonce: AntIdentity.NonceRule
+    /// The overlay the file gives on mainnet.
+    public let overlay: SwarmOverlay
   }
 
   public func plan(
     _ state: State, _ profile: FreedomProfile, consent: ExportConsent, events: (NodeEvent) -> Void
   ) throws(NodeError) -> Plan {
     let expected = profile.swarm.address
-    let identity: AntIdentity
-    do {
-      identity = try AntIdentity(signingKey: profile.swarm.privateKey)
-    } catch {
-      throw .invalid(path: identityPath, reason: "\(error)")
-    }
+    let identity = AntIdentity(signingKey: profile.swarm.privateKey, nonce: nonce)
+    let overlay = identity.overlay()
     var repairs: [AntIdentityProblem] = []
     var before: String?
     switch state.file {
@@ -55,21 +61,26 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
     case .present(let stored)
     where stored.identity.signingKey.rawRepresentation == identity.signingKey.rawRepresentation:
       // The same key: nothing to do unless Ant would refuse the file (rewritten at once: the
-      // identity stays) or run it with another overlay or PeerID (only with consent).
-      let changes = stored.problems.filter { !$0.antRefusesIt }
+      // identity stays) or run it with another overlay or PeerID (only with consent) — the
+      // other nonce rule's file among them.
+      var changes = stored.problems.filter { !$0.antRefusesIt }.map(\.description)
+      if let other = Self.otherRule(stored.nonceOrigin, than: nonce) {
+        changes.insert(
+          Self.ruleChange(from: other, stored.identity.overlay(), to: nonce, overlay), at: 0)
+      }
       if !changes.isEmpty, !consent.replacesOtherIdentities {
         throw .refused([
           NodeConflict(
-            path: identityPath, found: .sameKeyRunDifferently(changes.map(\.description)),
+            path: identityPath, found: .sameKeyRunDifferently(changes),
             expected: expected.checksummed)
         ])
       }
       repairs = stored.problems
-      if repairs.isEmpty {
+      if changes.isEmpty, repairs.isEmpty {
         if let event = NodeFileAccess.sharedSecret(identityPath) { events(event) }
         return Plan(
           actions: [PlannedAction(identityPath, .keep, after: expected.checksummed)], change: nil,
-          expected: expected, repairs: [])
+          expected: expected, repairs: [], nonce: nonce, overlay: overlay)
       }
       before = expected.checksummed
     case .present(let stored):
@@ -94,13 +105,42 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
           after: expected.checksummed)
       ],
       change: NodeChange(files: [.init(Self.identityFile, SecureBytes(identity.json))]),
-      expected: expected, repairs: repairs)
+      expected: expected, repairs: repairs, nonce: nonce, overlay: overlay)
+  }
+
+  /// The rule a zero or derived nonce follows when it is not `rule` (nil for `rule`'s own nonce
+  /// and for any other nonce, which `AntIdentityProblem.nonZeroNonce` reports).
+  private static func otherRule(_ origin: AntIdentity.NonceOrigin, than rule: AntIdentity.NonceRule)
+    -> AntIdentity.NonceRule?
+  {
+    switch (origin, rule) {
+    case (.zero, .derivedFromKey): .zero
+    case (.derivedFromKey, .zero): .derivedFromKey
+    default: nil
+    }
+  }
+
+  /// Why a file of the other nonce rule is not left alone: its overlay differs.
+  private static func ruleChange(
+    from found: AntIdentity.NonceRule, _ foundOverlay: SwarmOverlay,
+    to wanted: AntIdentity.NonceRule, _ wantedOverlay: SwarmOverlay
+  ) -> String {
+    func name(_ rule: AntIdentity.NonceRule) -> String {
+      switch rule {
+      case .zero: "the zero nonce iOS writes"
+      case .derivedFromKey: "the nonce Ant's library derives from the key"
+      }
+    }
+    return "its overlay nonce is \(name(found)) (overlay \(foundOverlay.hex)), not "
+      + "\(name(wanted)) (overlay \(wantedOverlay.hex))"
   }
 
   // MARK: - Verify
 
   /// One finding "ant": `signing_key`, and whatever would make Ant refuse the file or run with
-  /// another overlay or PeerID than the mnemonic's.
+  /// another overlay or PeerID than the mnemonic's. Either rule's nonce matches (`self.nonce`
+  /// is the export's); the reason says which the file has, the overlay it gives and which of
+  /// Ant's readers accept it.
   public func verify(_ state: State, against profile: FreedomProfile, events: (NodeEvent) -> Void)
     throws(NodeError) -> [NodeFinding]
   {
@@ -111,10 +151,16 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
     let found = EthereumAddress(publicKey: file.identity.signingKey.publicKey).checksummed
     let sameKey =
       file.identity.signingKey.rawRepresentation == profile.swarm.privateKey.rawRepresentation
+    // A file restored from the key as Ant's library does (`isRestoredFromKeyAsAntLibraryDoes`)
+    // has no problems, so with the mnemonic's key it matches.
+    let reason = NodeFinding.Reason.antIdentity(
+      nonce: file.nonceOrigin, overlay: file.identity.overlay().hex,
+      acceptedBy: AntIdentityReader.allCases.filter { file.isAccepted(by: $0) })
     return [
       NodeFinding(
         "ant", sameKey && file.problems.isEmpty ? .match : .mismatch, path: identityPath,
-        expected: expected, found: found, problems: file.problems.map(\.description))
+        expected: expected, found: found, reason: reason,
+        problems: file.problems.map(\.description))
     ]
   }
 

@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// What `verify` found at one place of a node directory.
 public struct NodeFinding: Sendable, Equatable {
   public enum Status: String, Sendable, Equatable {
@@ -90,6 +92,10 @@ public struct NodeFinding: Sendable, Equatable {
     case radicleAlias(String?)
     /// An old kubo repository in a desktop installation, with what its check rests on.
     indirect case oldKuboRepository(Reason?)
+    /// Ant's identity.json: where its overlay nonce came from, the overlay it gives on mainnet
+    /// (hex), and the readers that start a node on it (in `AntIdentityReader.allCases` order).
+    case antIdentity(
+      nonce: AntIdentity.NonceOrigin, overlay: String, acceptedBy: [AntIdentityReader])
   }
 
   /// Where antd's password came from.

@@ -121,21 +121,32 @@ enum NodeText {
     }
   }
 
-  /// One refusal naming every conflict; the hint says what --force does.
-  static func refusal(_ conflicts: [NodeConflict]) -> String {
+  /// One refusal naming every conflict; the hint says what --force does (for Ant's file, with
+  /// the nonce `export ant --nonce` chose).
+  static func refusal(_ conflicts: [NodeConflict], antNonce: AntIdentity.NonceRule = .zero)
+    -> String
+  {
     let hint =
       conflicts.count == 1
-      ? hint(conflicts[0])
+      ? hint(conflicts[0], antNonce: antNonce)
       : "--force replaces it and the others named"
     return conflicts.map(describe).joined(separator: "; ") + "; nothing was written (\(hint))"
   }
 
-  private static func hint(_ conflict: NodeConflict) -> String {
+  private static func hint(_ conflict: NodeConflict, antNonce: AntIdentity.NonceRule) -> String {
     switch conflict.found {
     case .antdOwnIdentity: "--force removes it"
     case .sameKeyRunDifferently:
-      "--force writes the file afresh with a zero nonce and no libp2p_keypair"
+      "--force writes the file afresh with \(antNonceName(antNonce)) and no libp2p_keypair"
     default: "--force replaces it"
+    }
+  }
+
+  /// Ant's overlay nonce of `rule`, as reports name it.
+  static func antNonceName(_ rule: AntIdentity.NonceRule) -> String {
+    switch rule {
+    case .zero: "a zero nonce"
+    case .derivedFromKey: "the nonce Ant's library derives from the key"
     }
   }
 

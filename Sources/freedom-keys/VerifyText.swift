@@ -19,6 +19,7 @@ enum VerifyText {
         case .decryptedWithNodePassword(let source)?: " (decrypted with \(password(source)))"
         case .addressFieldOnlyNoNodePassword?:
           " (address field only, unauthenticated: \(Antd.configFile) has no password)"
+        case .antIdentity(.derivedFromKey, let overlay, _)?: " (\(restoredFromKey(overlay)))"
         default: ""
         }
       return "match     \(expected)\(how)"
@@ -49,6 +50,11 @@ enum VerifyText {
     object.append("path", .string(finding.path))
     if let authenticated = finding.authenticated {
       object.append("authenticated", .bool(authenticated))
+    }
+    if case .antIdentity(let nonce, let overlay, let readers)? = finding.reason {
+      object.append("nonce", .string(name(nonce)))
+      object.append("overlay", .string(overlay))
+      object.append("acceptedBy", .array(readers.map { .string($0.rawValue) }))
     }
     if !finding.problems.isEmpty {
       object.append("problems", .array(finding.problems.map { .string($0) }))
@@ -143,6 +149,9 @@ enum VerifyText {
     case .radicleAlias(let alias):
       return alias.map { "\"\($0)\"" }
         ?? "none set (desktop sets \(DesktopUserData.defaultRadicleAlias))"
+    case .antIdentity(let nonce, let overlay, _):
+      return finding.status == .match && nonce == .derivedFromKey
+        ? "\(expected) (\(restoredFromKey(overlay)))" : compared
     case .oldKuboRepository(let inner):
       var kubo = finding
       kubo.reason = inner
@@ -192,6 +201,20 @@ enum VerifyText {
   }
 
   // MARK: - Helpers
+
+  /// An Ant identity of the mnemonic's key with the nonce Ant's library derives.
+  private static func restoredFromKey(_ overlay: String) -> String {
+    "restored from the key as Ant's library does: overlay \(overlay), not the zero-nonce one"
+  }
+
+  /// The JSON name of an Ant identity's nonce.
+  private static func name(_ nonce: AntIdentity.NonceOrigin) -> String {
+    switch nonce {
+    case .zero: "zero"
+    case .derivedFromKey: "derivedFromKey"
+    case .other: "other"
+    }
+  }
 
   private static func password(_ source: NodeFinding.AntdPasswordSource) -> String {
     switch source {

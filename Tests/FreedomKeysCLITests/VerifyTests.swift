@@ -80,7 +80,13 @@ struct VerifyTests {
             "status": "match",
             "expected": "\(Golden.swarmAddress)",
             "found": "\(Golden.swarmAddress)",
-            "path": "\(nodes.ant)/identity.json"
+            "path": "\(nodes.ant)/identity.json",
+            "nonce": "zero",
+            "overlay": "\(Golden.swarmOverlay)",
+            "acceptedBy": [
+              "antd",
+              "antLibrary"
+            ]
           },
           "ok": true
         }

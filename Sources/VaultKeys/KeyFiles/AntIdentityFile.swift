@@ -1,4 +1,5 @@
 import CryptoPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -287,6 +288,9 @@ public enum AntIdentityProblem: Equatable, Sendable, CustomStringConvertible {
 
   public var description: String {
     switch self {
+    case .hexPrefix(let field) where field == "signing_key":
+      "'signing_key' starts with 0x: antd refuses it and will not start; Ant's library accepts "
+        + "a lowercase 0x"
     case .hexPrefix(let field):
       "'\(field)' starts with 0x, which Ant refuses: the node will not start"
     case .whitespace(let field) where field == "signing_key":
