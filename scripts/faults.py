@@ -43,6 +43,7 @@ MNEMONIC_A = "abandon " * 11 + "about"
 MNEMONIC_B = "test " * 11 + "junk"
 SCRYPT_N = "1024"  # the transaction is the same at any cost; a low one keeps runs short
 TRANSACTION_NAMES = (".freedom-keys.intent", ".freedom-keys.new", ".freedom-keys.old")
+REPLACED = ".freedom-keys.replaced"
 
 
 def strict_json(data):
@@ -133,10 +134,18 @@ class Harness:
         stale temporary files, its lock file."""
         found = []
         for base, dirs, files in os.walk(directory):
+            # What an export replaced is kept in .freedom-keys.replaced on purpose (issue 16).
+            dirs[:] = [d for d in dirs if d != REPLACED]
             for name in dirs + files:
                 if name.startswith(".freedom-keys") or ".tmp-" in name:
                     found.append(os.path.relpath(os.path.join(base, name), directory))
         return found
+
+    @staticmethod
+    def backups(directory):
+        """The backup directories exports made in `directory` (.freedom-keys.replaced/<name>)."""
+        root = os.path.join(directory, REPLACED)
+        return [os.path.join(root, n) for n in sorted(os.listdir(root))] if os.path.isdir(root) else []
 
     def shared_temporaries(self, directory):
         """Temporary files others could read: any file that is not one of the node's own,
@@ -210,6 +219,14 @@ class Bee(Node):
     def verify(self, directory, who):
         return ["verify", "--bee-dir", directory, "--password-file",
                 os.path.join(directory, "password")]
+
+    def kept_identity(self, directory, backup):
+        """Whose key the backup holds, opened with the directory's password (kept in place)."""
+        password = read(os.path.join(directory, "password")).strip(b"\n")
+        keystore = json.loads(read(os.path.join(backup, "keys", "swarm.key")))
+        key = eth_keyfile.decode_keyfile_json(keystore, password)
+        address = eth_keys.PrivateKey(key).public_key.to_checksum_address()
+        return {v: k for k, v in self.address.items()}.get(address)
 
     @staticmethod
     def address_of(directory):
@@ -313,6 +330,9 @@ class Kubo(Node):
             raise ValueError(f"PeerID {identity['PeerID']} is not the PrivKey's {peer}")
         return peer
 
+    def kept_identity(self, directory, backup):
+        return {v: k for k, v in self.peer.items()}.get(self.peer_of(backup))
+
     def identity(self, directory, mid_change):
         data = read(os.path.join(directory, "config"))
         if self.without_identity(data) != self.rest:
@@ -362,6 +382,9 @@ class Radicle(Node):
             raise ValueError("keys/radicle and keys/radicle.pub are of different keys")  # (a)
         return from_private
 
+    def kept_identity(self, directory, backup):
+        return {v: k for k, v in self.key.items()}.get(self.key_of(backup))
+
     def identity(self, directory, mid_change):
         who = {v: k for k, v in self.key.items()}.get(self.key_of(directory))
         if who is None:
@@ -400,6 +423,9 @@ class Ant(Node):
         value = strict_json(read(os.path.join(directory, "identity.json")))
         key = bytes.fromhex(value["signing_key"])
         return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+
+    def kept_identity(self, directory, backup):
+        return {v: k for k, v in self.address.items()}.get(self.address_of(backup))
 
     def identity(self, directory, mid_change):
         who = {v: k for k, v in self.address.items()}.get(self.address_of(directory))
@@ -451,6 +477,20 @@ class Antd(Node):
         keystore = json.loads(read(os.path.join(directory, "keys", "swarm.key")))
         key = eth_keyfile.decode_keyfile_json(keystore, password.encode())
         return eth_keys.PrivateKey(key).public_key.to_checksum_address()
+
+    def kept_identity(self, directory, backup):
+        return Antd.kept_owner(directory, backup, self.address)
+
+    @staticmethod
+    def kept_owner(directory, backup, addresses):
+        """Whose key a backup of ant-data `directory` holds, opened by its config.yaml."""
+        config = read(os.path.join(directory, "config.yaml")).decode()
+        password = next(line.split(":", 1)[1].strip() for line in config.splitlines()
+                        if line.startswith("password:"))
+        keystore = json.loads(read(os.path.join(backup, "keys", "swarm.key")))
+        key = eth_keyfile.decode_keyfile_json(keystore, password.encode())
+        return {v: k for k, v in addresses.items()}.get(
+            eth_keys.PrivateKey(key).public_key.to_checksum_address())
 
     @staticmethod
     def owner(directory, addresses):
@@ -519,6 +559,13 @@ class Freedom(Node):
 
     def verify(self, directory, who):
         return ["verify", "--freedom-dir", directory]
+
+    def kept_identity(self, directory, backup):
+        ant = Antd.kept_owner(os.path.join(directory, "ant-data"), os.path.join(backup, "ant-data"),
+                              self.address)
+        radicle = {v: k for k, v in self.radicle.key.items()}.get(
+            self.radicle.key_of(os.path.join(backup, "radicle-data")))
+        return ant if ant == radicle else f"ant-data {ant}, radicle-data {radicle}"
 
     @staticmethod
     def address_of(directory):
@@ -618,7 +665,17 @@ def after_kill(h, node, scenario, run, directory):
     e_status, _, e_err = h.run(node.arguments(directory), "B")
     if e_status != 0:
         h.violations.report(scenario, run, f"the export after the kill exited {e_status}: {e_err.strip()}")
-    finished(h, node, scenario + " then export", run, directory, e_status, e_err)
+    final = finished(h, node, scenario + " then export", run, directory, e_status, e_err)
+    # Nothing of A is lost: once B is in place, a backup holds A's identity whole.
+    if final == "B" and hasattr(node, "kept_identity"):
+        kept = []
+        for backup in h.backups(directory):
+            try:
+                kept.append(node.kept_identity(directory, backup))
+            except Exception as error:
+                kept.append(f"unreadable ({error})")
+        if "A" not in kept:
+            h.violations.report(scenario, run, f"A's identity is in no backup: {kept}")
 
 
 STEP_SYSCALLS = ("mkdir", "link", "rename", "renameat2", "unlink", "rmdir", "fsync",

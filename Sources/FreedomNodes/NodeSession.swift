@@ -2,6 +2,12 @@ import NodeFiles
 import PhraseRecovery
 import VaultKeys
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Something a session tells its caller while it runs (the caller shows it or not).
 public enum NodeEvent: Sendable, Equatable {
   /// The engine finished or undid an interrupted change, or has a warning (its own wording).
@@ -23,6 +29,8 @@ public struct ExportOutcome<Plan: NodePlan>: Sendable {
 
   /// Full paths of what the change removed with the old identity.
   public var removed: [String] { result?.removed ?? [] }
+  /// Where each old file or directory the change replaced or removed was kept.
+  public var keptAside: [NodeChangeResult.KeptAside] { result?.keptAside ?? [] }
 }
 
 /// The one export path, the one verify path and the one target reader that every command uses:
@@ -46,6 +54,13 @@ public enum NodeSession {
     var succeeded = false
     defer { directory.close(keep: succeeded) }
     let plan = try node.plan(try node.inspect(), inputs, consent: consent, events: events)
+    // Nothing the user had is deleted: what a consented replacement replaces, and any state
+    // moved aside, is kept in a backup directory (without consent an export replaces nothing
+    // that holds another identity).
+    if consent.replacesOtherIdentities || plan.actions.contains(where: { $0.kind == .moveAside }) {
+      let backup = backupName(for: plan.actions)
+      for target in [directory] + directory.nestedDirectories { target.defaultBackup = backup }
+    }
     let result = try node.apply(plan, in: directory)
     for warning in result?.warnings ?? [] { events(.engine(warning)) }
     succeeded = true
@@ -85,6 +100,21 @@ public enum NodeSession {
     report(directory, events)
     defer { directory.close() }
     return try body(try node.inspect())
+  }
+
+  /// `.freedom-keys.replaced/<UTC time>-<the old identity>`, the backup directory of an export
+  /// (the engine makes it only when something is moved there): the time to the second and the
+  /// first key identity the plan replaces, in file-name-safe characters.
+  static func backupName(for actions: [PlannedAction], at date: Date = Date()) -> String {
+    let replaced = actions.lazy.compactMap { action -> String? in
+      guard case .replace(let before?) = action.kind, action.after != nil else { return nil }
+      return before
+    }.first
+    // 2026-12-01T10:00:00.000Z → 2026-12-01T10-00-00Z
+    let time = String(DesktopVault.isoTimestamp(date).prefix(19).map { $0 == ":" ? "-" : $0 })
+    let label = String(
+      (replaced ?? "replaced").map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+    return NodeLayout.replacedName + "/" + time + "Z-" + label
   }
 
   static func report(_ directory: NodeDirectory, _ events: (NodeEvent) -> Void) {

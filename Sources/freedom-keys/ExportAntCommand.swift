@@ -73,6 +73,7 @@ struct ExportAntCommand: ParsableCommand {
     }
     var text = "Wrote \(ant.identityPath): Swarm key \(expected), \(rule) (mode 0600)\n"
     for repaired in outcome.plan.repairs { text += "Repaired: \(repaired)\n" }
+    text += NodeText.keptAsideLines(outcome.keptAside)
     text += "Overlay on mainnet: \(outcome.plan.overlay.hex)"
     text += nonceRule == .zero ? "\n" : " (not the zero-nonce overlay bee and desktop compute)\n"
     Output.standardOutput(text)

@@ -9,7 +9,7 @@ struct ExportAntdCommand: ParsableCommand {
     "data-dir", "dir", help: "antd's data directory (desktop: ant-data).")
   static let passwordFile = Option.value(
     "password-file", "path", help: "Password when \(Antd.configFile) has none.")
-  static let force = Option.flag("force", help: "Replace another identity; remove its state.")
+  static let force = Option.flag("force", help: "Replace another identity; keep its state aside.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -23,10 +23,11 @@ struct ExportAntdCommand: ParsableCommand {
         is written into \(Antd.configFile)'s password: line, every other line kept byte for
         byte (the file is created if absent). A keystore of the mnemonic that the
         password does not open is rewritten. antd's own \(Antd.ownIdentityFile) and \(Antd.ownSigningKeyFile)
-        are removed with the change (antd would keep using them otherwise); one that
-        holds another key, like a keystore of another address, needs --force, which
-        also removes the old identity's statestore, localstore, kademlia-metrics,
-        stamperstore, keys/libp2p_v2.key and keys/pss.key. Stop antd (close Freedom).
+        are moved out of antd's way with the change (antd would keep using them
+        otherwise); one that holds another key, like a keystore of another address,
+        needs --force, which also moves aside the old identity's statestore,
+        localstore, kademlia-metrics, stamperstore, keys/libp2p_v2.key and
+        keys/pss.key. Stop antd (close Freedom).
         """ + "\n\n" + ExportCommand.inputHelp,
       options: MnemonicOptions.all + [dataDir, passwordFile, force])
   }
@@ -60,7 +61,7 @@ struct ExportAntdCommand: ParsableCommand {
         consent: ExportConsent(replacesOtherIdentities: forced), events: NodeText.show)
     }
     Output.standardOutput(
-      try Self.report(outcome.plan, profile: profile) + NodeText.removedLine(outcome.removed))
+      try Self.report(outcome.plan, profile: profile) + NodeText.keptAsideLines(outcome.keptAside))
   }
 
   /// A password file as antd reads `password-file`: trailing CR and LF removed.

@@ -1,4 +1,5 @@
 import FreedomNodes
+import NodeFiles
 import VaultKeys
 
 /// `freedom-keys export bee`: the Swarm wallet as bee's keystore (`Bee`).
@@ -9,7 +10,7 @@ struct ExportBeeCommand: ParsableCommand {
   static let scryptN = Option.value(
     "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).")
   static let force = Option.flag(
-    "force", help: "Replace another identity; remove its bee state.")
+    "force", help: "Replace another identity; keep its bee state aside.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -24,8 +25,8 @@ struct ExportBeeCommand: ParsableCommand {
         bytes are written there as hex (0600); start bee with
         --password-file <dir>/\(Bee.passwordFile).
         With --force, a key of another identity is replaced and what bee kept for it
-        is removed: keys/libp2p_v2.key, keys/pss.key, statestore, localstore,
-        kademlia-metrics, stamperstore.
+        is moved out of bee's way, into the backup named below: keys/libp2p_v2.key,
+        keys/pss.key, statestore, localstore, kademlia-metrics, stamperstore.
         """ + "\n\n" + ExportCommand.inputHelp,
       options: MnemonicOptions.all + [dataDir, passwordFile, scryptN, force])
   }
@@ -75,22 +76,17 @@ struct ExportBeeCommand: ParsableCommand {
         NodeText.unchanged(bee.keystorePath, "the Swarm key \(plan.expected.checksummed)"))
       return
     }
-    try report(
-      profile: profile, bee: bee, plan: plan,
-      removed: plan.movesAside.filter(outcome.removed.contains))
+    try report(profile: profile, bee: bee, plan: plan, kept: outcome.keptAside)
   }
 
-  private func report(profile: FreedomProfile, bee: Bee, plan: Bee.Plan, removed: [String])
-    throws
-  {
+  private func report(
+    profile: FreedomProfile, bee: Bee, plan: Bee.Plan, kept: [NodeChangeResult.KeptAside]
+  ) throws {
     let overlay = try profile.swarmOverlay()
     var text = "Wrote \(bee.keystorePath): Swarm key \(profile.swarm.address.checksummed)"
     text += " (scrypt n=\(scryptCost), mode 0600)\n"
     if let replaced = plan.replaced { text += "Replaced the key of \(replaced.checksummed)\n" }
-    if !removed.isEmpty {
-      text += "Removed the old identity's state: "
-      text += removed.joined(separator: ", ") + "\n"
-    }
+    text += NodeText.keptAsideLines(kept)
     if plan.writesPasswordFile {
       text += "Wrote \(bee.passwordFilePath): a new random password (mode 0600)\n"
     }

@@ -20,6 +20,8 @@ struct ExportCommand: ParsableCommand {
     else a hidden prompt), never from the command line. Everything is read and
     checked before anything is written; files are written atomically (temporary
     file, fsync, rename). A file that already holds the mnemonic's identity is left
-    alone; one that holds another identity is replaced only with --force.
+    alone; one that holds another identity is replaced only with --force, and
+    what it replaces or removes is kept in <dir>/.freedom-keys.replaced/<UTC time>-
+    <old identity>/, never deleted (the report names it; delete it yourself).
     """
 }

@@ -13,7 +13,7 @@ struct ExportFreedomCommand: ParsableCommand {
   static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
   static let radicleHome = Option.value(
     "radicle-home", "dir", help: "Radicle's home, if not where desktop looks.")
-  static let force = Option.flag("force", help: "Replace another identity; remove its state.")
+  static let force = Option.flag("force", help: "Replace another identity; keep its state aside.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -135,7 +135,7 @@ struct ExportFreedomCommand: ParsableCommand {
     if plan.radicle.publicKey != .keep {
       text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
     }
-    text += NodeText.removedLine(outcome.removed)
+    text += NodeText.keptAsideLines(outcome.keptAside)
     if plan.radicleOutside != nil {
       text += "Radicle's home is outside \(directory): written in a second transaction\n"
     }

@@ -78,6 +78,7 @@ struct ExportKuboCommand: ParsableCommand {
     if let replaced = plan.replacedPeerID {
       text += "Replaced PeerID \(replaced.isEmpty ? "(none)" : replaced)\n"
     }
+    text += NodeText.keptAsideLines(outcome.keptAside)
     text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
     Output.standardOutput(text)
   }

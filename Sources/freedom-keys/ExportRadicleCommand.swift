@@ -74,6 +74,7 @@ struct ExportRadicleCommand: ParsableCommand {
     if let config = plan.config, config != .keep, let alias {
       text += "Set node.alias to \(JSONValue.quoted(alias)) in \(radicle.configPath)\n"
     }
+    text += NodeText.keptAsideLines(outcome.keptAside)
     text += "SSH fingerprint: \(identity.radicle.sshFingerprint)\n"
     if plan.privateKey != .keep { text += "Check it with: RAD_HOME=\(directory) rad self\n" }
     Output.standardOutput(text)

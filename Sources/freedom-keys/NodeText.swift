@@ -182,9 +182,38 @@ enum NodeText {
     "\(path) already holds \(what); nothing to do\n"
   }
 
-  /// The report line for what a change removed.
-  static func removedLine(_ removed: [String]) -> String {
-    removed.isEmpty
-      ? "" : "Removed the old identity's files: " + removed.joined(separator: ", ") + "\n"
+  /// The report lines for what a change replaced or removed: where it was kept, and how to
+  /// delete it once it is no longer needed (one line per backup directory).
+  static func keptAsideLines(_ kept: [NodeChangeResult.KeptAside]) -> String {
+    var directories: [(String, [String])] = []
+    for item in kept {
+      let marker = "/" + NodeLayout.replacedName + "/"
+      let parts = item.backup.split(separator: marker, maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let name = parts[1].prefix { $0 != "/" }
+      let directory = String(parts[0]) + marker + name
+      let inside = String(parts[1].dropFirst(name.count + 1))
+      if let index = directories.firstIndex(where: { $0.0 == directory }) {
+        directories[index].1.append(inside)
+      } else {
+        directories.append((directory, [inside]))
+      }
+    }
+    return directories.map { directory, names in
+      "Kept what it replaced in \(directory): \(names.joined(separator: ", ")); delete that "
+        + "directory once you no longer need it: rm -r \(shellQuoted(directory))\n"
+    }.joined()
+  }
+
+  /// `text` quoted for a POSIX shell when it needs it.
+  static func shellQuoted(_ text: String) -> String {
+    let plain = text.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@".contains($0))
+    }
+    return plain
+      ? text
+      : "'"
+        + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+        + "'"
   }
 }

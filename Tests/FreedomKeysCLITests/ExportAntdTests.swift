@@ -44,11 +44,16 @@ struct ExportAntdTests {
     let run = try fixture.run(["export", "antd", "--data-dir", dir])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("Password: the one in \(dir)/config.yaml (kept)"))
+    // antd's own identity is kept aside, not deleted (issue 16).
+    let kept = try #require(backup(in: dir).path)
     #expect(
       run.stdout.contains(
-        "Removed the old identity's files: \(dir)/identity.json, \(dir)/signing.key"))
+        "Kept what it replaced in \(kept): identity.json, signing.key; delete that directory "
+          + "once you no longer need it: rm -r \(kept)\n"))
+    #expect(tree(kept) == ["identity.json", "signing.key"])
+    #expect(text(kept + "/signing.key") == Golden.swarmPrivateKey)
     #expect(contents(config) == before)
-    #expect(tree(dir) == ["config.yaml", "keys", "keys/swarm.key"])
+    #expect(backup(in: dir).rest == ["config.yaml", "keys", "keys/swarm.key"])
     #expect(fileMode(dir + "/keys/swarm.key") == 0o600)
     #expect(try opens(fixture, dir, password: Self.desktopPassword))
 
@@ -129,8 +134,12 @@ struct ExportAntdTests {
     let forced = try fixture.run(["export", "antd", "--data-dir", dir, "--force"])
     #expect(forced.status == 0, "\(forced.stderr)")
     #expect(forced.stdout.contains("Replaced the key of \(Golden.otherSwarmAddress)"))
-    #expect(forced.stdout.contains("\(dir)/statestore"))
-    #expect(tree(dir) == ["config.yaml", "keys", "keys/swarm.key"])
+    // The old key and its state are kept aside, named by the time and the old address.
+    let kept = try #require(backup(in: dir).path)
+    #expect(kept.hasSuffix("Z-" + Golden.otherSwarmAddress))
+    #expect(forced.stdout.contains("Kept what it replaced in \(kept): statestore, keys"))
+    #expect(contents(kept + "/keys/swarm.key") == before)
+    #expect(backup(in: dir).rest == ["config.yaml", "keys", "keys/swarm.key"])
     #expect(try opens(fixture, dir, password: Self.desktopPassword))
   }
 

@@ -236,17 +236,23 @@ struct ExportBeeTests {
     let run = try fixture.run(["export", "bee", "--data-dir", dir, "--force"])
     #expect(run.status == 0)
     #expect(run.stderr == "")
-    let removed = Self.state.map { dir + "/" + $0 }.joined(separator: ", ")
+    // The old identity's key and state are kept aside, not deleted (issue 16).
+    let backupPath = try #require(backup(in: dir).path)
+    #expect(backupPath.hasSuffix("Z-" + Golden.otherSwarmAddress))
+    let moved = (Self.state.filter { !$0.hasPrefix("keys/") } + ["keys"]).joined(separator: ", ")
     #expect(
       run.stdout.hasPrefix(
         """
         Wrote \(dir)/keys/swarm.key: Swarm key \(Golden.swarmAddress) (scrypt n=32768, mode 0600)
         Replaced the key of \(Golden.otherSwarmAddress)
-        Removed the old identity's state: \(removed)
+        Kept what it replaced in \(backupPath): \(moved); delete that directory once you no longer need it: rm -r \(backupPath)
         Start bee with: bee start --data-dir \(dir) --password-file \(dir)/password
 
-        """))
-    #expect(tree(dir) == ["keep.txt", "keys", "keys/swarm.key", "password"])
+        """), "\(run.stdout)")
+    for name in Self.state {
+      #expect(FileManager.default.fileExists(atPath: backupPath + "/" + name))
+    }
+    #expect(backup(in: dir).rest == ["keep.txt", "keys", "keys/swarm.key", "password"])
     #expect(text(dir + "/password") == password)
     let kept = String(password.dropLast())
     #expect(try decrypt(dir + "/keys/swarm.key", password: kept) == Golden.swarmPrivateKey)

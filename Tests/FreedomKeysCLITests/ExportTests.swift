@@ -76,6 +76,23 @@ func tree(_ directory: String) -> [String] {
   (FileManager.default.subpaths(atPath: directory) ?? []).sorted()
 }
 
+/// The backup directory an export made in `directory` (`.freedom-keys.replaced/<UTC time>-<the
+/// old identity>`, full path) when there is exactly one, and the tree of `directory` without
+/// the backups.
+func backup(in directory: String) -> (path: String?, rest: [String]) {
+  let root = NodeLayoutNames.replaced
+  let made = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + root)) ?? []
+  return (
+    made.count == 1 ? directory + "/" + root + "/" + made[0] : nil,
+    tree(directory).filter { $0 != root && !$0.hasPrefix(root + "/") }
+  )
+}
+
+/// The names freedom-keys keeps its backups under.
+enum NodeLayoutNames {
+  static let replaced = ".freedom-keys.replaced"
+}
+
 /// Creates `path` and its parents with mode 0700, as the nodes make theirs.
 func makeDirectory(_ path: String) throws {
   try FileManager.default.createDirectory(

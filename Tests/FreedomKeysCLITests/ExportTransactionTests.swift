@@ -81,16 +81,16 @@ struct ExportTransactionTests {
     }
     let run = try fixture.run(
       ["export", "bee", "--data-dir", dir, "--force", "--scrypt-n", "1024"], other: true)
-    // The swap moved the whole old keys/ aside; only deleting the immutable old key failed.
-    #expect(run.status == 0)
-    #expect(run.stderr.contains("belong to no identity in use"), "\(run.stderr)")
-    #expect(tree(dir).contains { $0.hasPrefix(".freedom-keys.trash-") })
+    // The swap moved the whole old keys/ aside, and the backup keeps it, immutable key and all.
+    #expect(run.status == 0, "\(run.stderr)")
+    let kept = try #require(backup(in: dir).path)
+    #expect(FileManager.default.fileExists(atPath: kept + "/keys/swarm.key"))
     clearImmutable(dir)
     let verify = try CLI.run(
       ["verify", "--bee-dir", dir, "--password-file", dir + "/password", "--mnemonic-file", "-"],
       stdin: Golden.otherMnemonic + "\n")
     #expect(verify.status == 0, "\(verify.stderr)")
-    #expect(tree(dir) == ["keys", "keys/swarm.key", "password"])
+    #expect(backup(in: dir).rest == ["keys", "keys/swarm.key", "password"])
   }
 
   @Test func aGivenPasswordThatDiffersFromThePasswordFileIsRefused() throws {
@@ -171,7 +171,11 @@ struct ExportTransactionTests {
     let verify = try CLI.run(
       ["verify", "--radicle-home", home, "--mnemonic-file", "-"], stdin: expected + "\n")
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
-    #expect(tree(home) == ["keys", "keys/radicle", "keys/radicle.pub"])
+    #expect(backup(in: home).rest == ["keys", "keys/radicle", "keys/radicle.pub"])
+    if run.status == 0 {
+      let kept = try #require(backup(in: home).path)
+      #expect(tree(kept + "/keys") == ["radicle", "radicle.pub"])
+    }
   }
 
   // MARK: - Reproducer 4: concurrent exports

@@ -52,6 +52,9 @@ public final class NodeDirectory {
   }
   /// The enclosing node directories that were locked (outermost first).
   public private(set) var enclosingDirectories: [NodeDirectory] = []
+  /// Where a change that names no backup directory keeps what it replaces or removes
+  /// (relative, below `.freedom-keys.replaced`); nil deletes it once the change is committed.
+  public var defaultBackup: String?
   /// The nested node directories that were locked, in the order given.
   public private(set) var nestedDirectories: [NodeDirectory] = []
 
@@ -316,6 +319,8 @@ public final class NodeDirectory {
   @discardableResult
   public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
     precondition(isLocked, "apply needs the directory's lock")
+    var change = change
+    if change.backup == nil { change.backup = defaultBackup }
     try validate(change)
     var result = NodeChangeResult()
     let staging = NodeLayout.stagingName
