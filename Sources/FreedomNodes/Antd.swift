@@ -404,16 +404,9 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
 
   // MARK: - Recover
 
+  /// The keystore's address, as the Swarm wallet (read as bee's is).
   package func recoveryTargets(_ state: State) throws(NodeError) -> [RecoveryTarget] {
-    switch state.keystore {
-    case .absent: throw .missingFile(path: keystorePath, needed: .recoveryTarget)
-    case .unreadable(let problem): throw .unreadable(path: problem.path, reason: problem.reason)
-    case .present(let keystore):
-      guard let address = keystore.address else {
-        throw .invalidInput(.keystoreWithoutAddress(path: keystorePath))
-      }
-      return [.address(address, of: .swarm)]
-    }
+    try Bee.swarmTarget(state.keystore, path: keystorePath)
   }
 
   // MARK: - Helpers

@@ -208,18 +208,25 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
 
   /// The keystore's address, as the Swarm wallet.
   package func recoveryTargets(_ state: State) throws(NodeError) -> [RecoveryTarget] {
-    switch state.keystore {
-    case .absent: throw .missingFile(path: keystorePath, needed: .recoveryTarget)
+    try Self.swarmTarget(state.keystore, path: keystorePath)
+  }
+
+  // MARK: - Shared with antd
+
+  /// What `recover` searches for in a keystore: its address field, as the Swarm wallet's.
+  static func swarmTarget(_ keystore: StoredFile<Web3Keystore>, path: String) throws(NodeError)
+    -> [RecoveryTarget]
+  {
+    switch keystore {
+    case .absent: throw .missingFile(path: path, needed: .recoveryTarget)
     case .unreadable(let problem): throw .unreadable(path: problem.path, reason: problem.reason)
     case .present(let keystore):
       guard let address = keystore.address else {
-        throw .invalidInput(.keystoreWithoutAddress(path: keystorePath))
+        throw .invalidInput(.keystoreWithoutAddress(path: path))
       }
       return [.address(address, of: .swarm)]
     }
   }
-
-  // MARK: - Shared with antd
 
   /// The private key of `keystore`, the errors typed.
   static func decrypt(_ keystore: Web3Keystore, password: SecureBytes, path: String)
