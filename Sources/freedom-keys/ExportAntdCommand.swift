@@ -73,7 +73,10 @@ struct ExportAntdCommand: ParsableCommand {
   }
 
   /// The lines `export antd` (and `export freedom` for its antd part) prints for `plan`.
-  static func report(_ plan: Antd.Plan, profile: FreedomProfile) throws -> String {
+  /// The report; `startsAntd` false when antd is desktop's (Freedom starts it).
+  static func report(_ plan: Antd.Plan, profile: FreedomProfile, startsAntd: Bool = true) throws
+    -> String
+  {
     let expected = plan.expected.checksummed
     guard plan.change != nil else {
       return NodeText.unchanged(
@@ -104,7 +107,7 @@ struct ExportAntdCommand: ParsableCommand {
     case .replace(.keyWithoutAddress): report += "Replaced a key without address\n"
     default: break
     }
-    report += "Start antd with: antd --config=\(plan.configPath)\n"
+    if startsAntd { report += "Start antd with: antd --config=\(plan.configPath)\n" }
     report +=
       "Overlay on mainnet (antd uses nonce 0 with a keystore): \(try profile.swarmOverlay().hex)\n"
     return report

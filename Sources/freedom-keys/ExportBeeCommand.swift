@@ -10,7 +10,7 @@ struct ExportBeeCommand: ParsableCommand {
   static let scryptN = Option.value(
     "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).")
   static let force = Option.flag(
-    "force", help: "Replace another identity; keep its bee state aside.")
+    "force", help: "Replace another identity; keep its state aside.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -25,8 +25,8 @@ struct ExportBeeCommand: ParsableCommand {
         bytes are written there as hex (0600); start bee with
         --password-file <dir>/\(Bee.passwordFile).
         With --force, a key of another identity is replaced and what bee kept for it
-        is moved out of bee's way, into the backup named below: keys/libp2p_v2.key,
-        keys/pss.key, statestore, localstore, kademlia-metrics, stamperstore.
+        is moved into the backup: keys/libp2p_v2.key, keys/pss.key, statestore,
+        localstore, kademlia-metrics, stamperstore.
         """ + "\n\n" + ExportCommand.inputHelp,
       options: MnemonicOptions.all + [dataDir, passwordFile, scryptN, force])
   }

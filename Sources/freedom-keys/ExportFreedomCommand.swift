@@ -104,7 +104,7 @@ struct ExportFreedomCommand: ParsableCommand {
     profile: FreedomProfile
   ) throws -> String {
     let plan = outcome.plan
-    var text = try ExportAntdCommand.report(plan.antd, profile: profile)
+    var text = try ExportAntdCommand.report(plan.antd, profile: profile, startsAntd: false)
     switch (plan.vault, plan.vaultMeta) {
     case (let vault?, let meta?):
       text +=
@@ -139,6 +139,11 @@ struct ExportFreedomCommand: ParsableCommand {
     if plan.radicleOutside != nil {
       text += "Radicle's home is outside \(directory): written in a second transaction\n"
     }
+    // Desktop runs antd and Radicle itself; the vault password is what unlocks the wallet.
+    text +=
+      plan.vault == nil
+      ? "Start Freedom: it runs antd on \(installation.paths.antData) and Radicle itself\n"
+      : "Start Freedom and unlock it with the vault password\n"
     return text
   }
 }

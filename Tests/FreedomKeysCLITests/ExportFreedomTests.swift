@@ -19,6 +19,9 @@ struct ExportFreedomTests {
       "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
     ])
     #expect(run.status == 0, "\(run.stderr)")
+    // Desktop starts antd itself: the restore ends by saying to start Freedom (issue 16).
+    #expect(run.stdout.hasSuffix("Start Freedom and unlock it with the vault password\n"))
+    #expect(!run.stdout.contains("Start antd with"))
     #expect(
       tree(userData) == [
         "ant-data", "ant-data/config.yaml", "ant-data/keys", "ant-data/keys/swarm.key", "identity",
