@@ -83,7 +83,7 @@ struct RecoverCommand: ParsableCommand {
         the rate measured here; progress follows on stderr, every second on a
         terminal, else a line every 30 s (--progress-interval). --out is checked
         before the search: its directory must exist and be writable, the file must
-        not. Ctrl-C (or SIGTERM) stops cleanly; with --resume the next run continues (the
+        not. Ctrl-C (or SIGTERM) stops; with --resume the next run continues (the
         checkpoint holds progress, a hash of the search and, once found, which
         words changed, never the phrase); rerun after a match, it says "found
         earlier" and can write --out without searching. --shard K/N
