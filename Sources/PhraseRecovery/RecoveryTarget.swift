@@ -133,7 +133,7 @@ package struct RecoveryTarget: Sendable, Equatable {
   }
 
   /// The bytes that identify the target, for the hash of a search definition.
-  var definitionBytes: [UInt8] {
+  package var definitionBytes: [UInt8] {
     var bytes: [UInt8]
     switch value {
     case .address(let raw): bytes = [1] + raw

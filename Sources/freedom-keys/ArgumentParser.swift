@@ -75,7 +75,7 @@ enum ArgumentParser {
     }
 
     let parsed = try parseOptions(rest, of: command, commandPath: commandPath)
-    if node.isGroup {
+    if node.isGroup, !node.configuration.runsWithoutSubcommand {
       // A group given no subcommand is a usage error that lists what it offers.
       return .run(MissingSubcommand(node: node))
     }

@@ -70,6 +70,9 @@ struct CommandConfiguration {
   /// What follows the command's words in its synopsis, when the default (`[<options>]`, the
   /// argument, or `<subcommand>`) does not say it.
   var usage: String? = nil
+  /// Whether the command runs itself when no subcommand word follows (`recover` searches,
+  /// `recover collect` merges); a group without it is a usage error then.
+  var runsWithoutSubcommand = false
 }
 
 /// Something the command line asks to be done: a command, or one of the tool's own actions

@@ -45,7 +45,8 @@ struct RecoverCommand: ParsableCommand {
   static let freedomDir = Option.value(
     "freedom-dir", "dir", help: "Target: desktop Freedom's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
-  static let shard = Option.value("shard", "k/n", help: "Search only the K-th of N disjoint parts.")
+  static let shard = Option.value(
+    "shard", "k/n", help: "Search only the K-th of N parts (or slurm, k8s/N).")
   static let resume = Option.value(
     "resume", "path", help: "Keep a checkpoint in <path> and continue from it.")
   static let out = Option.value(
@@ -82,11 +83,14 @@ struct RecoverCommand: ParsableCommand {
         the rate measured here; progress follows on stderr, every second on a
         terminal, else a line every 30 s (--progress-interval). --out is checked
         before the search: its directory must exist and be writable, the file must
-        not. Ctrl-C stops cleanly; with --resume the next run continues (the
+        not. Ctrl-C (or SIGTERM) stops; with --resume the next run continues (the
         checkpoint holds progress, a hash of the search and, once found, which
         words changed, never the phrase); rerun after a match, it says "found
         earlier" and can write --out without searching. --shard K/N
-        searches the K-th of N disjoint parts, one per machine or job. Exit status:
+        searches the K-th of N disjoint parts, one per machine or job; --shard slurm
+        takes K and N from an sbatch array task (--array=1-N), --shard k8s/N from a
+        Kubernetes Indexed Job. 'recover collect DIR' merges the shards' --json
+        results (interrupted, --json still prints one, "complete": false). Exit status:
         0 found (or counted), 4 searched everything without a match, 1 errors,
         2 usage errors, 130 interrupted.
         """,
@@ -94,7 +98,10 @@ struct RecoverCommand: ParsableCommand {
         MnemonicOptions.mnemonicFile, MnemonicOptions.passphraseFile, MnemonicOptions.language,
         missing, swaps, typos, address, accounts, path, peerID, did, overlay, networkID,
         overlayNonce,
-      ] + directoryOptions + [threads, shard, resume, out, progressInterval, json])
+      ] + directoryOptions + [threads, shard, resume, out, progressInterval, json],
+      subcommands: [RecoverCollectCommand.self],
+      usage: "[<options>]",
+      runsWithoutSubcommand: true)
   }
 
   let input: MnemonicOptions
@@ -190,17 +197,12 @@ struct RecoverCommand: ParsableCommand {
     threadCount =
       try arguments.integer(Self.threads, in: 1...1024)
       ?? ProcessInfo.processInfo.activeProcessorCount
-    if let text = arguments.value(Self.shard) {
-      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1 << 20,
-        (1...n).contains(k)
-      else {
-        throw arguments.usage("--shard <k/n> must be K/N with 1 ≤ K ≤ N, as in --shard 3/8")
-      }
-      (shardIndex, shardCount) = (k, n)
-    } else {
-      (shardIndex, shardCount) = (1, 1)
-    }
+    let shard =
+      try arguments.value(Self.shard).map { text throws(CLIError) in
+        try RecoverShard.parse(
+          text, environment: ProcessInfo.processInfo.environment, arguments: arguments)
+      } ?? .whole
+    (shardIndex, shardCount) = (shard.index, shard.count)
     resumePath = arguments.value(Self.resume)
     outputPath = arguments.value(Self.out)
     if resumePath == "" || outputPath == "" {
@@ -258,17 +260,28 @@ struct RecoverCommand: ParsableCommand {
     // Initialised here, not first in the handler (a lazy global's initialiser is not
     // async-signal-safe).
     _ = interruptRequested
+    // SIGTERM too: a batch system preempting or requeuing a task sends it first.
     signal(SIGINT) { _ in interruptFlag.store(true, ordering: .relaxed) }
-    defer { signal(SIGINT, SIG_DFL) }
+    signal(SIGTERM) { _ in interruptFlag.store(true, ordering: .relaxed) }
+    defer {
+      signal(SIGINT, SIG_DFL)
+      signal(SIGTERM, SIG_DFL)
+    }
     // A parent may have blocked SIGINT (the mask is inherited); the threads started below
     // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
     var interrupt = sigset_t()
     sigemptyset(&interrupt)
     sigaddset(&interrupt, SIGINT)
+    sigaddset(&interrupt, SIGTERM)
     pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     let candidates = UInt64(recovery.range.count)
     let valid = try checksumValidCount(recovery)
     guard !interruptRequested else {
+      if printsJSON, !recovery.targets.isEmpty {
+        printJSON(
+          found: nil, foundEarlier: false, complete: false, progress: resumed,
+          recovery: recovery, candidates: candidates)
+      }
       throw CLIError.interrupted("interrupted while counting, before the search started")
     }
     announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
@@ -358,6 +371,12 @@ struct RecoverCommand: ParsableCommand {
   ) throws {
     let progress = outcome.progress
     if !outcome.isComplete {
+      // A shard's result file still says how far it got, for `recover collect`.
+      if printsJSON, !recovery.targets.isEmpty {
+        printJSON(
+          found: nil, foundEarlier: false, complete: false, progress: progress,
+          recovery: recovery, candidates: candidates)
+      }
       let done =
         "\(Self.percent(progress.candidates, of: candidates)) (\(Self.grouped(progress.candidates)) "
         + "of \(Self.grouped(candidates)) candidates)"
@@ -374,23 +393,9 @@ struct RecoverCommand: ParsableCommand {
       try Self.writePhrase(found.mnemonic, to: outputPath)
     }
     if printsJSON {
-      var object: JSONObject = ["found": .bool(outcome.found != nil)]
-      if outcome.foundEarlier { object.append("foundEarlier", .bool(true)) }
-      object.append(
-        "changes",
-        .array(
-          (outcome.found?.changes ?? []).map { change in
-            .object([
-              "position": .number(UInt64(change.position)), "word": .string(change.word),
-              "was": .string(change.was ?? ""),
-            ])
-          }))
-      if let matched = outcome.found?.matched { object.append("matched", .string(matched)) }
-      object.append("candidates", .number(candidates))
-      object.append("checksumValid", .number(progress.checksumValid))
-      object.append("checked", .number(progress.checked))
-      object.append("seconds", .tenths(progress.seconds))
-      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+      printJSON(
+        found: outcome.found, foundEarlier: outcome.foundEarlier, complete: true,
+        progress: progress, recovery: recovery, candidates: candidates)
     } else if let found = outcome.found {
       Output.standardOutput(
         (outcome.foundEarlier ? "found earlier\n" : "")
@@ -406,6 +411,61 @@ struct RecoverCommand: ParsableCommand {
           + "(\(Self.grouped(progress.checksumValid)) checksum-valid) were searched; widen the "
           + "search (--typos, --swaps, --missing, more ? words) or check the targets")
     }
+  }
+
+  /// One shard's result: what `recover collect` reads. `candidates` is this shard's part,
+  /// `searchCandidates` the whole search's, `search` a hash of the search that holds no word.
+  private func printJSON(
+    found: RecoveredPhrase?, foundEarlier: Bool, complete: Bool, progress: RecoveryProgress?,
+    recovery: PhraseRecovery, candidates: UInt64
+  ) {
+    var object: JSONObject = ["found": .bool(found != nil)]
+    if foundEarlier { object.append("foundEarlier", .bool(true)) }
+    object.append(
+      "changes",
+      .array(
+        (found?.changes ?? []).map { change in
+          .object([
+            "position": .number(UInt64(change.position)), "word": .string(change.word),
+            "was": .string(change.was ?? ""),
+          ])
+        }))
+    if let matched = found?.matched { object.append("matched", .string(matched)) }
+    object.append("complete", .bool(complete))
+    object.append("candidates", .number(candidates))
+    object.append("searched", .number(progress?.candidates ?? 0))
+    object.append("checksumValid", .number(progress?.checksumValid ?? 0))
+    object.append("checked", .number(progress?.checked ?? 0))
+    object.append("seconds", .tenths(progress?.seconds ?? 0))
+    object.append(
+      "shard",
+      .object(["index": .number(UInt64(shardIndex)), "count": .number(UInt64(shardCount))]))
+    object.append("searchCandidates", .number(recovery.search.candidateCount))
+    object.append("search", .string(Hex.encode(Self.publicSearchHash(recovery))))
+    Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+  }
+
+  /// SHA-256 of what a search is that every shard shares and that holds no word and no
+  /// passphrase: the language, the word count, the damage models, the number of candidates and
+  /// the targets (public data). The shards of one search agree on it; a search of another
+  /// shape or against other targets does not.
+  static func publicSearchHash(_ recovery: PhraseRecovery) -> [UInt8] {
+    let search = recovery.search
+    var bytes = Array("freedom-keys recover shards 1\0".utf8)
+    func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    bytes += Array(search.phrase.language.rawValue.utf8) + [0]
+    append(UInt64(search.phrase.words.count))
+    append(UInt64(search.missingWords))
+    append(search.allowsSwap ? 1 : 0)
+    append(UInt64(search.typos))
+    append(search.candidateCount)
+    append(UInt64(recovery.targets.count))
+    for target in recovery.targets {
+      let definition = target.definitionBytes
+      append(UInt64(definition.count))
+      bytes += definition
+    }
+    return SHA256.hash(bytes)
   }
 
   /// Without targets: the count, and the candidates with --out when there are at most 100.

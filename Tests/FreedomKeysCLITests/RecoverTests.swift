@@ -80,7 +80,12 @@ struct RecoverTests {
     #expect(
       Set(object.keys) == [
         "found", "changes", "matched", "candidates", "checksumValid", "checked", "seconds",
+        "complete", "searched", "shard", "searchCandidates", "search",
       ])
+    #expect(object["complete"] as? Bool == true)
+    #expect(object["searched"] as? Int == 15)
+    #expect(object["searchCandidates"] as? Int == 15)
+    #expect(object["shard"] as? [String: Int] == ["index": 1, "count": 1])
   }
 
   @Test func outWritesTheWholePhraseOnceWithMode0600() throws {

@@ -1,0 +1,90 @@
+/// Which part of the search this run takes: `--shard K/N`, or K and N from the batch system's
+/// environment (`--shard slurm`: an sbatch array task; `--shard k8s/N`: a Kubernetes Indexed
+/// Job's pod), so one job script serves every shard.
+struct RecoverShard: Equatable {
+  /// 1 ≤ index ≤ count.
+  let index: Int
+  let count: Int
+
+  static let maximumCount = 1 << 20
+  static let whole = RecoverShard(index: 1, count: 1)
+
+  private init(index: Int, count: Int) {
+    self.index = index
+    self.count = count
+  }
+
+  /// The shard `text` names; the environment is read only for `slurm` and `k8s/N`. Messages
+  /// name the variables, never what the user typed.
+  static func parse(
+    _ text: String, environment: [String: String], arguments: ParsedArguments
+  ) throws(CLIError) -> RecoverShard {
+    if text == "slurm" { return try slurm(environment, arguments: arguments) }
+    if text.hasPrefix("k8s/") {
+      guard let n = count(text.dropFirst(4)) else {
+        throw arguments.usage(
+          "--shard k8s/<n> needs the Job's completions, a whole number from 1 to \(maximumCount), "
+            + "as in --shard k8s/8")
+      }
+      guard let value = environment["JOB_COMPLETION_INDEX"] else {
+        throw arguments.usage(
+          "--shard k8s/<n> must run in a pod of a Kubernetes Indexed Job (completionMode: "
+            + "Indexed), which sets JOB_COMPLETION_INDEX")
+      }
+      guard let k = whole(value), k < n else {
+        throw arguments.usage(
+          "JOB_COMPLETION_INDEX must be a whole number from 0 to N-1 for --shard k8s/<n>: give "
+            + "the Job's completions as N")
+      }
+      return RecoverShard(index: k + 1, count: n)
+    }
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let k = whole(parts[0]), let n = count(parts[1]), (1...n).contains(k)
+    else {
+      throw arguments.usage(
+        "--shard <k/n> must be K/N with 1 ≤ K ≤ N (as in --shard 3/8), slurm or k8s/N")
+    }
+    return RecoverShard(index: k, count: n)
+  }
+
+  /// From an sbatch array task: index (ID − MIN) / STEP + 1 of COUNT, which must be every
+  /// index from MIN to MAX (an array given as a list or with gaps would leave parts unsearched).
+  private static func slurm(_ environment: [String: String], arguments: ParsedArguments)
+    throws(CLIError) -> RecoverShard
+  {
+    let names = ["ID", "MIN", "MAX", "COUNT"].map { "SLURM_ARRAY_TASK_" + $0 }
+    let values = names.map { environment[$0] }
+    guard values.allSatisfy({ $0 != nil }) else {
+      throw arguments.usage(
+        "--shard slurm must run inside an sbatch array task (sbatch --array=1-N), which sets "
+          + "SLURM_ARRAY_TASK_ID, _MIN, _MAX and _COUNT")
+    }
+    let numbers = values.map { $0.flatMap(whole) }
+    let step = environment["SLURM_ARRAY_TASK_STEP"].map(whole) ?? 1
+    guard let id = numbers[0], let min = numbers[1], let max = numbers[2],
+      let count = numbers[3], let step, step >= 1
+    else {
+      throw arguments.usage(
+        "the SLURM_ARRAY_TASK_ variables are not whole numbers: run --shard slurm in an sbatch "
+          + "array task")
+    }
+    guard min <= id, id <= max, (id - min) % step == 0, (max - min) / step + 1 == count,
+      (max - min) % step == 0, (1...maximumCount).contains(count)
+    else {
+      throw arguments.usage(
+        "--shard slurm needs a contiguous array: submit it with sbatch --array=1-N (N shards)")
+    }
+    return RecoverShard(index: (id - min) / step + 1, count: count)
+  }
+
+  /// Digits only: no sign, no spaces.
+  private static func whole(_ text: some StringProtocol) -> Int? {
+    guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+    else { return nil }
+    return Int(text)
+  }
+
+  private static func count(_ text: some StringProtocol) -> Int? {
+    whole(text).flatMap { (1...maximumCount).contains($0) ? $0 : nil }
+  }
+}
