@@ -36,7 +36,7 @@ let package = Package(
         .embedInCode("Wordlists/portuguese.txt"),
       ]),
     .target(name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives"]),
-    .target(name: "NodeFiles", dependencies: ["VaultKeys", "CryptoPrimitives"]),
+    .target(name: "NodeFiles", dependencies: ["CryptoPrimitives"]),
     .target(
       name: "FreedomNodes",
       dependencies: ["VaultKeys", "NodeFiles", "PhraseRecovery", "CryptoPrimitives"]),
