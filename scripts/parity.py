@@ -690,7 +690,8 @@ def check_experimental(
         name = "".join(rng.choice(PROFILE_CHARACTERS) for _ in range(rng.randint(1, 12)))
         directory = "/home/" + "".join(rng.choice(PROFILE_CHARACTERS) for _ in range(12))
         profile = (name, directory)
-        args += ["--railgun-profile", name, "--railgun-user-data", directory]
+        # The = form: a random name may begin with "-", which alone would read as an option.
+        args += [f"--railgun-profile={name}", f"--railgun-user-data={directory}"]
     done = run(binary, ["derive"] + args)
     if done.returncode != 0:
         result.mismatches.append(
