@@ -1770,11 +1770,17 @@ def build_yaml_helper(binary: str) -> tuple[pathlib.Path | None, str]:
     """Compiles the helper against the release build's CryptoPrimitives and VaultKeys."""
     release = pathlib.Path(binary).resolve().parent
     output = ROOT / ".build/parity-antdconfig"
-    objects = [
-        str(path)
-        for module in ("CryptoPrimitives", "VaultKeys")
-        for path in sorted((release / f"{module}.build").glob("*.o"))
-    ]
+    # The objects the build's own file map lists: a glob would also take stale objects of
+    # sources that moved to another module since (duplicate symbols at the link).
+    objects = []
+    for module in ("CryptoPrimitives", "VaultKeys"):
+        try:
+            entries = json.loads((release / f"{module}.build/output-file-map.json").read_text())
+        except (OSError, ValueError):
+            continue
+        objects += sorted(
+            e["object"] for e in entries.values() if "object" in e and os.path.exists(e["object"])
+        )
     if not objects:
         return None, f"no VaultKeys objects in {release}"
     command = ["swiftc", "-O", "-module-name", "ParityAntdConfig", "-I", str(release / "Modules")]
