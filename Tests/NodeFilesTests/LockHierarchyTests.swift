@@ -21,6 +21,29 @@ private func failure(_ body: () throws(NodeFileError) -> Void) -> NodeFileError?
 
 @Suite("NodeFiles: nested node directories")
 struct LockHierarchyTests {
+  /// A nested directory this user cannot write does not stop a change of the enclosing one
+  /// (a root-owned bee-data left in a userData); a change to it fails cleanly, never a crash.
+  @Test func anUnwritableNestedDirectoryIsReadThrough() throws {
+    guard getuid() != 0 else {
+      try Test.cancel("root writes a 0500 directory; this runs as a plain user")
+    }
+    let root = try TemporaryDirectory()
+    let user = root.file("U")
+    try makeDirectory(user + "/bee-data")
+    #expect(chmod(user + "/bee-data", 0o500) == 0)
+    defer { chmod(user + "/bee-data", 0o700) }
+    let whole = try NodeDirectory.open(
+      user, layout: installation, create: false,
+      nested: [.init(user + "/bee-data", layout: testNode)])
+    defer { whole.close() }
+    let nested = try #require(whole.nested(user + "/bee-data"))
+    let error = failure { () throws(NodeFileError) in
+      try nested.apply(NodeChange(files: [.init("keys/swarm.key", SecureBytes(utf8: "x"))]))
+    }
+    #expect(error?.message.contains("cannot lock \(user)/bee-data") == true)
+    #expect(try root.contents("U/bee-data") == [])
+  }
+
   /// Issue 15: `export freedom` of U and `export antd` of U/ant-data ran at once. Opening
   /// ant-data inside U takes U's lock first, so it waits for the whole-installation change.
   @Test func anEnclosingDirectorysLockIsTakenFirst() throws {

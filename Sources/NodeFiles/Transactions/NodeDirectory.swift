@@ -136,7 +136,9 @@ public final class NodeDirectory {
         throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
       }
       directory.created = made
-      let inner = try group.lock(nested)
+      // A nested directory this user cannot write (a root-owned bee-data left beside the
+      // installation) is read through unlocked; a change to it fails in `apply`, nothing else.
+      let inner = try group.lock(nested, readOnlyIsFine: true)
       for node in outer { try node.recoverIfLocked() }
       try directory.recover()
       for node in inner { try node.recoverIfLocked() }
@@ -318,7 +320,12 @@ public final class NodeDirectory {
   /// run and the error says so.
   @discardableResult
   public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
-    precondition(isLocked, "apply needs the directory's lock")
+    guard isLocked else {
+      throw NodeFileError(
+        .io,
+        "permission denied: this user cannot lock \(path) to change it; check its owner and "
+          + "permissions")
+    }
     var change = change
     if change.backup == nil { change.backup = defaultBackup }
     try validate(change)
