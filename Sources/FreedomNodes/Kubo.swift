@@ -183,35 +183,43 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   /// What `exportKeyFile` did.
   public enum KeyFileOutcome: Sendable, Equatable { case wrote, unchanged }
 
+  /// What `exportKeyFile` would do at `path`: create it, replace another key (only with
+  /// consent; `before` its PeerID when it could be read) or keep it; throws the refusal.
+  public static func planKeyFile(
+    _ path: String, identity: Ed25519Identity, consent: ExportConsent
+  ) throws(NodeError) -> PlannedAction {
+    let expected = identity.peerID.base58
+    let existing = try NodeFileAccess.stored(path) { try Libp2pPrivateKey.decode(protobuf: $0) }
+    switch existing {
+    case .absent:
+      return PlannedAction(path, .create, after: expected)
+    case .present(let key) where key.rawRepresentation == identity.privateKey.rawRepresentation:
+      return PlannedAction(path, .keep, after: expected)
+    case .present(let key):
+      let found = Libp2pPeerID(publicKey: key.publicKey).base58
+      guard consent.replacesOtherIdentities else {
+        throw .refused([NodeConflict(path: path, found: .key(found), expected: expected)])
+      }
+      return PlannedAction(path, .replace(before: found), after: expected)
+    case .unreadable(let problem):
+      guard consent.replacesOtherIdentities else {
+        throw .refused([NodeConflict(path: path, found: .from(problem), expected: expected)])
+      }
+      return PlannedAction(path, .replace(before: nil), after: expected)
+    }
+  }
+
   /// Writes the libp2p private key protobuf of `identity` to `path` (0600), for
   /// `ipfs key import`; another key there is replaced only with consent.
   public static func exportKeyFile(
     _ path: String, identity: Ed25519Identity, consent: ExportConsent
   ) throws(NodeError) -> KeyFileOutcome {
-    let expected = identity.peerID.base58
-    let existing = try NodeFileAccess.stored(path) { try Libp2pPrivateKey.decode(protobuf: $0) }
-    switch existing {
-    case .absent:
-      break
-    case .present(let key) where key.rawRepresentation == identity.privateKey.rawRepresentation:
-      return .unchanged
-    case .present(let key):
-      guard consent.replacesOtherIdentities else {
-        throw .refused([
-          NodeConflict(
-            path: path, found: .key(Libp2pPeerID(publicKey: key.publicKey).base58),
-            expected: expected)
-        ])
-      }
-    case .unreadable(let problem):
-      guard consent.replacesOtherIdentities else {
-        throw .refused([NodeConflict(path: path, found: .from(problem), expected: expected)])
-      }
-    }
+    let action = try planKeyFile(path, identity: identity, consent: consent)
+    if action.kind == .keep { return .unchanged }
     do {
       try SecureFileWriter.write(
         Libp2pPrivateKey.protobuf(identity.privateKey), to: path, mode: 0o600,
-        replace: existing.isPresent ? .replace : .refuseExisting)
+        replace: action.kind == .create ? .refuseExisting : .replace)
     } catch {
       throw .files(NodeFileError(.io, error.description))
     }

@@ -33,6 +33,22 @@ public struct ExportOutcome<Plan: NodePlan>: Sendable {
   public var keptAside: [NodeChangeResult.KeptAside] { result?.keptAside ?? [] }
 }
 
+/// What an export would do, found without changing anything (`NodeSession.dryRun`).
+public struct ExportDryRun<Plan: NodePlan>: Sendable {
+  /// The plan the export would apply.
+  public let plan: Plan
+  /// The plan's actions, a move aside only for what is there to move.
+  public let actions: [PlannedAction]
+  /// Where the export would keep what it replaces or moves aside (the full path; its time is
+  /// the dry run's, the export names its own), or nil when it would keep nothing aside.
+  public let backupDirectory: String?
+  /// Whether the node directory exists; false when the export would create it.
+  public let directoryExists: Bool
+
+  /// Whether the export would change anything.
+  public var changes: Bool { plan.change != nil }
+}
+
 /// The one export path, the one verify path and the one target reader that every command uses:
 /// lock and recover the directory (through the engine), inspect, then plan and apply, verify,
 /// or read the targets, before the lock is released.
@@ -65,6 +81,68 @@ public enum NodeSession {
     for warning in result?.warnings ?? [] { events(.engine(warning)) }
     succeeded = true
     return ExportOutcome(plan: plan, result: result)
+  }
+
+  /// What `export` would do to `node`, changing nothing: the directory is opened for reading
+  /// (as `verify` opens it: locked, an interrupted change finished or undone, the lock file
+  /// removed again), inspected and planned, never applied. A directory that does not exist is
+  /// planned as empty and not created (an enclosing installation that exists is still locked
+  /// and recovered first). Throws what the export would throw before writing, the refusal
+  /// naming every conflict included.
+  public static func dryRun<Node: FreedomNode>(
+    _ node: Node, _ inputs: Node.ExportInputs, consent: ExportConsent,
+    events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) -> ExportDryRun<Node.Plan> {
+    try requireDirectoryOrAbsent(node.directory)
+    let exists = try engine { () throws(NodeFileError) in
+      try FileStatus.following(node.directory) != nil
+    }
+    let enclosing = node.enclosingDirectories
+    var outer: Int?
+    for (index, item) in enclosing.enumerated()
+    where try engine({ () throws(NodeFileError) in try FileStatus.following(item.path) })?
+      .isDirectory == true
+    {
+      outer = index
+    }
+    let directory: NodeDirectory?
+    if exists || !node.createsDirectory {
+      // A node directory an export does not create fails here as the export's open would.
+      directory = try engine { () throws(NodeFileError) in
+        try NodeDirectory.openForReading(
+          node.directory, layout: node.layout, enclosing: enclosing.map(\.engine),
+          nested: node.nestedDirectories.map(\.engine))
+      }
+    } else if let outer {
+      directory = try engine { () throws(NodeFileError) in
+        try NodeDirectory.openForReading(
+          enclosing[outer].path, layout: enclosing[outer].layout,
+          enclosing: enclosing[..<outer].map(\.engine))
+      }
+    } else {
+      directory = nil
+    }
+    if let directory { report(directory, events) }
+    defer { directory?.close() }
+    let plan = try node.plan(try node.inspect(), inputs, consent: consent, events: events)
+    var actions: [PlannedAction] = []
+    for action in plan.actions {
+      if action.kind == .moveAside, try NodeFileAccess.status(action.path) == nil { continue }
+      actions.append(action)
+    }
+    // As `export` decides it: a backup when the user consented to replacing or the plan moves
+    // state aside, made only when something is there to keep.
+    let keepsAside =
+      (consent.replacesOtherIdentities || plan.actions.contains { $0.kind == .moveAside })
+      && actions.contains {
+        if case .replace = $0.kind { return true }
+        return $0.kind == .moveAside
+      }
+    return ExportDryRun(
+      plan: plan, actions: actions,
+      backupDirectory: keepsAside
+        ? NodePath.join(node.directory, backupName(for: plan.actions)) : nil,
+      directoryExists: exists)
   }
 
   /// Verifies `node` against `profile` under its lock, after an interrupted change in it was

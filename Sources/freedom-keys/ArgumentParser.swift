@@ -4,6 +4,8 @@ struct ParsedArguments {
   let commandPath: String
   fileprivate var values: [String: String] = [:]
   fileprivate var flags: Set<String> = []
+  /// The name each option was given by (its own or an alias).
+  fileprivate var spellings: [String: String] = [:]
 
   /// Whether the flag was given.
   func flag(_ option: Option) -> Bool { flags.contains(option.name) }
@@ -11,19 +13,43 @@ struct ParsedArguments {
   /// The option's value, or nil when it was not given.
   func value(_ option: Option) -> String? { values[option.name] }
 
-  /// The option's value as a whole number in `range`, or nil when it was not given.
-  func integer<T: FixedWidthInteger>(_ option: Option, in range: ClosedRange<T>) throws(CLIError)
-    -> T?
-  {
-    guard let text = value(option) else { return nil }
-    // Digits only: no sign, no spaces, no "0x".
-    guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-      let number = T(text, radix: 10), range.contains(number)
-    else {
-      throw usage(
-        "\(option.synopsis) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+  /// The option's value, which must be given and not be empty: "missing --data-dir <dir>".
+  func required(_ option: Option) throws(CLIError) -> String {
+    guard let text = value(option), !text.isEmpty else {
+      throw usage("missing \(option.synopsis)")
     }
-    return number
+    return text
+  }
+
+  /// The option's value, or nil when it was not given; given empty, a usage error.
+  func nonEmpty(_ option: Option) throws(CLIError) -> String? {
+    guard let text = value(option) else { return nil }
+    guard !text.isEmpty else { throw usage("\(option.synopsis) is empty") }
+    return text
+  }
+
+  /// The typed option's value, or nil when it was not given; one it cannot read is a usage
+  /// error saying what it must be.
+  func value<Value>(_ typed: TypedOption<Value>) throws(CLIError) -> Value? {
+    guard let text = value(typed.option) else { return nil }
+    guard let value = typed.parse(text) else {
+      throw usage("\(typed.option.synopsis) \(typed.requirement)")
+    }
+    return value
+  }
+
+  /// The typed option's value, which must be given.
+  func required<Value>(_ typed: TypedOption<Value>) throws(CLIError) -> Value {
+    guard let value = try value(typed) else { throw usage("missing \(typed.option.synopsis)") }
+    return value
+  }
+
+  /// The option's value as a whole number in `range`, or nil when it was not given.
+  func integer<T: FixedWidthInteger & Sendable>(_ option: Option, in range: ClosedRange<T>)
+    throws(CLIError) -> T?
+  {
+    try value(
+      TypedOption<T>.integer(option.name, option.valueName ?? "n", help: option.help, in: range))
   }
 
   /// A usage error that points at this command's help.
@@ -160,20 +186,29 @@ enum ArgumentParser {
       let body = argument.dropFirst(2)
       let name = String(body.prefix(while: { $0 != "=" }))
       let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
-      guard let option = command.configuration.options.first(where: { $0.name == name }) else {
+      guard let option = command.configuration.options.first(where: { $0.isNamed(name) }) else {
         // Only the name: whatever follows '=' could be a secret typed in the wrong place.
         throw parsed.usage("unknown option '--\(name)'")
       }
-      guard parsed.values[name] == nil, !parsed.flags.contains(name) else {
-        throw parsed.usage("\(option.synopsis) was given more than once")
+      if let earlier = parsed.spellings[option.name] {
+        guard earlier != name else {
+          let given = option.valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
+          throw parsed.usage("\(given) was given more than once")
+        }
+        let what = option.valueName == "dir" ? "directory" : "option"
+        throw parsed.usage(
+          "--\(option.name) and --\(earlier == option.name ? name : earlier) name the same "
+            + "\(what): give one")
       }
+      parsed.spellings[option.name] = name
+      // Stored under the option's own name, whichever alias gave it.
       if option.valueName == nil {
         guard inlineValue == nil else { throw parsed.usage("--\(name) does not take a value") }
-        parsed.flags.insert(name)
+        parsed.flags.insert(option.name)
       } else if let inlineValue {
-        parsed.values[name] = inlineValue
+        parsed.values[option.name] = inlineValue
       } else if let next = rest.first, !next.hasPrefix("--") {
-        parsed.values[name] = next
+        parsed.values[option.name] = next
         rest = rest.dropFirst()
       } else {
         throw parsed.usage("missing value for \(option.synopsis)")

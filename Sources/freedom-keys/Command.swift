@@ -30,6 +30,9 @@ struct Option: Sendable, Hashable {
   let help: String
   /// What shell completion offers for the value.
   var completion: ValueCompletion = .none
+  /// Other names it is also given by (`--user-data` for `--freedom-dir`); giving two of them
+  /// is a usage error, and help lists each as "The same as --name.".
+  var aliases: [String] = []
 
   /// A flag: present or absent.
   static func flag(_ name: String, help: String) -> Option {
@@ -46,9 +49,72 @@ struct Option: Sendable, Hashable {
       completion: choices.map(ValueCompletion.choices) ?? .inferred(from: valueName))
   }
 
+  /// The option, also given by each of `names`.
+  func aliased(_ names: String...) -> Option {
+    var option = self
+    option.aliases += names
+    return option
+  }
+
+  /// The rows help, man pages and completion list: the option, then each alias.
+  var listed: [Option] {
+    [self]
+      + aliases.map {
+        Option(
+          name: $0, valueName: valueName, help: "The same as --\(name).", completion: completion)
+      }
+  }
+
+  /// Whether `--spelling` gives this option.
+  func isNamed(_ spelling: String) -> Bool { name == spelling || aliases.contains(spelling) }
+
   /// `--name` or `--name <value>`, as help and messages show it.
   var synopsis: String {
     valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
+  }
+}
+
+/// An option whose value is read as a `Value`: declared once with its name, help and parser, so
+/// every command that takes it reads and refuses it the same way (`arguments.value(option)`,
+/// `arguments.required(option)`).
+struct TypedOption<Value>: Sendable {
+  /// The option as help, completion and the parser see it.
+  let option: Option
+  /// The value of the text given, or nil when it is not one.
+  let parse: @Sendable (String) -> Value?
+  /// What the value must be, for the usage error: "must be zero or derived".
+  let requirement: String
+
+  /// One of `choices` (word and value), which completion offers.
+  static func choice(
+    _ name: String, _ valueName: String, help: String, _ choices: [(String, Value)]
+  ) -> TypedOption where Value: Sendable {
+    let words = choices.map(\.0)
+    return TypedOption(
+      option: .value(name, valueName, help: help, choices: words),
+      parse: { text in choices.first { $0.0 == text }?.1 },
+      requirement: "must be " + Self.list(words))
+  }
+
+  /// A whole number in `range`: digits only, no sign, no spaces, no "0x".
+  static func integer(
+    _ name: String, _ valueName: String, help: String, in range: ClosedRange<Value>
+  ) -> TypedOption where Value: FixedWidthInteger & Sendable {
+    TypedOption(
+      option: .value(name, valueName, help: help),
+      parse: { text in
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+          let number = Value(text, radix: 10), range.contains(number)
+        else { return nil }
+        return number
+      },
+      requirement: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+  }
+
+  /// "a", "a or b", "a, b or c".
+  static func list(_ words: [String]) -> String {
+    words.count < 2
+      ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
   }
 }
 
@@ -115,7 +181,8 @@ struct CommandNode {
 
   /// The options help lists for this command, `--help` (and `--version` at the top) included.
   var listedOptions: [Option] {
-    configuration.options + (isRoot ? [HelpText.versionOption] : []) + [HelpText.helpOption]
+    configuration.options.flatMap(\.listed) + (isRoot ? [HelpText.versionOption] : [])
+      + [HelpText.helpOption]
   }
 
   /// What follows the command path in USAGE and SYNOPSIS.

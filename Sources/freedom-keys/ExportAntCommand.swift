@@ -3,11 +3,10 @@ import VaultKeys
 
 /// `freedom-keys export ant`: the Swarm key as Ant's identity file (`Ant`).
 struct ExportAntCommand: ParsableCommand {
-  static let dataDir = Option.value("data-dir", "dir", help: "Ant's data directory.")
-  static let nonce = Option.value(
+  static let dataDir = SharedOptions.dataDir(help: "Ant's data directory.")
+  static let nonce = TypedOption<AntIdentity.NonceRule>.choice(
     "nonce", "rule", help: "Overlay nonce: zero (iOS, default) or derived.",
-    choices: ["zero", "derived"])
-  static let force = Option.flag("force", help: "Replace another identity's key.")
+    [("zero", .zero), ("derived", .derivedFromKey)])
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -23,41 +22,54 @@ struct ExportAntCommand: ParsableCommand {
         the overlay of a node restored that way. A file with the same key that antd
         would refuse (a 0x prefix) is rewritten; one with the other rule's nonce (its
         overlay differs), any other nonce or another libp2p_keypair only with --force.
-        """ + "\n\n" + ExportCommand.inputHelp,
-      options: MnemonicOptions.all + [dataDir, nonce, force])
+        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+      options: MnemonicOptions.all + [dataDir, nonce.option]
+        + ExportOptions.options(force: "Replace another identity's key."))
   }
 
   let input: MnemonicOptions
   let directory: String
   let nonceRule: AntIdentity.NonceRule
-  let forced: Bool
+  let export: ExportOptions
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
-    guard let directory = arguments.value(Self.dataDir), !directory.isEmpty else {
-      throw arguments.usage("missing --data-dir <dir>")
-    }
-    self.directory = directory
-    switch arguments.value(Self.nonce) {
-    case nil, "zero": nonceRule = .zero
-    case "derived": nonceRule = .derivedFromKey
-    default: throw arguments.usage("--nonce <rule> must be zero or derived")
-    }
-    forced = arguments.flag(Self.force)
+    directory = try arguments.required(Self.dataDir)
+    nonceRule = try arguments.value(Self.nonce) ?? .zero
+    export = ExportOptions(arguments)
+    commandPath = arguments.commandPath
   }
 
   func run() throws {
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
     let ant = Ant(directory: directory, nonce: nonceRule)
+    if export.dryRun {
+      return try ExportText.dryRun(
+        commandPath, target: directory, json: export.json,
+        refusal: { [nonceRule] in NodeText.refusal($0, antNonce: nonceRule) }
+      ) { () throws(NodeError) in
+        ExportText.Plan(
+          try NodeSession.dryRun(ant, profile, consent: export.consent, events: NodeText.show),
+          target: directory)
+      }
+    }
     let outcome = try NodeText.run(.export) {
       do {
         return try NodeSession.export(
-          ant, profile, consent: ExportConsent(replacesOtherIdentities: forced),
-          events: NodeText.show)
+          ant, profile, consent: export.consent, events: NodeText.show)
       } catch NodeError.refused(let conflicts) {
         throw CLIError.failure(NodeText.refusal(conflicts, antNonce: nonceRule))
       }
+    }
+    if export.json {
+      return ExportText.printResult(
+        outcome, commandPath, target: directory,
+        extra: [
+          "nonce": .string(nonceRule == .zero ? "zero" : "derivedFromKey"),
+          "overlay": .string(outcome.plan.overlay.hex),
+        ])
     }
     let expected = profile.swarm.address.checksummed
     let rule =

@@ -5,11 +5,9 @@ import VaultKeys
 /// `freedom-keys export antd`: the Swarm wallet as antd's keystore, opened by the password
 /// antd reads — what desktop Freedom's ant-data holds (`Antd`).
 struct ExportAntdCommand: ParsableCommand {
-  static let dataDir = Option.value(
-    "data-dir", "dir", help: "antd's data directory (desktop: ant-data).")
+  static let dataDir = SharedOptions.dataDir(help: "antd's data directory (desktop: ant-data).")
   static let passwordFile = Option.value(
     "password-file", "path", help: "Password when \(Antd.configFile) has none.")
-  static let force = Option.flag("force", help: "Replace another identity; keep its state aside.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -28,26 +26,25 @@ struct ExportAntdCommand: ParsableCommand {
         needs --force, which also moves aside the old identity's statestore,
         localstore, kademlia-metrics, stamperstore, keys/libp2p_v2.key and
         keys/pss.key. Stop antd (close Freedom).
-        """ + "\n\n" + ExportCommand.inputHelp,
-      options: MnemonicOptions.all + [dataDir, passwordFile, force])
+        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+      options: MnemonicOptions.all + [dataDir, passwordFile]
+        + ExportOptions.options(force: "Replace another identity; keep its state aside."))
   }
 
   let input: MnemonicOptions
   let directory: String
   let passwordPath: String?
-  let forced: Bool
+  let export: ExportOptions
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
-    guard let directory = arguments.value(Self.dataDir), !directory.isEmpty else {
-      throw arguments.usage("missing --data-dir <dir>")
-    }
-    self.directory = directory
-    passwordPath = arguments.value(Self.passwordFile)
-    if passwordPath == "" { throw arguments.usage("--password-file <path> is empty") }
+    directory = try arguments.required(Self.dataDir)
+    passwordPath = try arguments.nonEmpty(Self.passwordFile)
     try KeystorePassword.checkStandardInput(
       passwordPath: passwordPath, input: input, arguments: arguments)
-    forced = arguments.flag(Self.force)
+    export = ExportOptions(arguments)
+    commandPath = arguments.commandPath
   }
 
   func run() throws {
@@ -55,10 +52,22 @@ struct ExportAntdCommand: ParsableCommand {
     let profile = try FreedomProfile(seed: seed)
     let givenPassword = try passwordPath.map { try Self.readPasswordFile($0) }
     let antd = Antd(directory: directory)
+    let inputs = Antd.ExportInputs(profile: profile, password: givenPassword)
+    if export.dryRun {
+      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
+        () throws(NodeError) in
+        ExportText.Plan(
+          try NodeSession.dryRun(antd, inputs, consent: export.consent, events: NodeText.show),
+          target: directory)
+      }
+    }
     let outcome = try NodeText.run(.export) {
-      try NodeSession.export(
-        antd, .init(profile: profile, password: givenPassword),
-        consent: ExportConsent(replacesOtherIdentities: forced), events: NodeText.show)
+      try NodeSession.export(antd, inputs, consent: export.consent, events: NodeText.show)
+    }
+    if export.json {
+      return ExportText.printResult(
+        outcome, commandPath, target: directory,
+        extra: ["overlay": .string(try profile.swarmOverlay().hex)])
     }
     Output.standardOutput(
       try Self.report(outcome.plan, profile: profile) + NodeText.keptAsideLines(outcome.keptAside))

@@ -4,13 +4,13 @@ import VaultKeys
 
 /// `freedom-keys export bee`: the Swarm wallet as bee's keystore (`Bee`).
 struct ExportBeeCommand: ParsableCommand {
-  static let dataDir = Option.value("data-dir", "dir", help: "bee's data directory (--data-dir).")
+  static let dataDir = SharedOptions.dataDir(help: "bee's data directory (--data-dir).")
   static let passwordFile = Option.value(
     "password-file", "path", help: "Read the keystore password from <path>.")
-  static let scryptN = Option.value(
-    "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).")
-  static let force = Option.flag(
-    "force", help: "Replace another identity; keep its state aside.")
+  /// The scrypt costs accepted: below 2^10 protects nothing, above 2^22 the keystore reader refuses.
+  static let scryptN = TypedOption<UInt64>.integer(
+    "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).",
+    in: 1024...Web3Keystore.maximumBeeScryptN)
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -27,34 +27,31 @@ struct ExportBeeCommand: ParsableCommand {
         With --force, a key of another identity is replaced and what bee kept for it
         is moved into the backup: keys/libp2p_v2.key, keys/pss.key, statestore,
         localstore, kademlia-metrics, stamperstore.
-        """ + "\n\n" + ExportCommand.inputHelp,
-      options: MnemonicOptions.all + [dataDir, passwordFile, scryptN, force])
+        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+      options: MnemonicOptions.all + [dataDir, passwordFile, scryptN.option]
+        + ExportOptions.options(force: "Replace another identity; keep its state aside."))
   }
-
-  /// The scrypt costs accepted: below 2^10 protects nothing, above 2^22 the keystore reader refuses.
-  static let scryptNRange: ClosedRange<UInt64> = 1024...Web3Keystore.maximumBeeScryptN
 
   let input: MnemonicOptions
   let directory: String
   let passwordPath: String?
   let scryptCost: UInt64
-  let forced: Bool
+  let export: ExportOptions
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
-    guard let directory = arguments.value(Self.dataDir), !directory.isEmpty else {
-      throw arguments.usage("missing --data-dir <dir>")
-    }
-    self.directory = directory
+    directory = try arguments.required(Self.dataDir)
     passwordPath = arguments.value(Self.passwordFile)
     try KeystorePassword.checkStandardInput(
       passwordPath: passwordPath, input: input, arguments: arguments)
-    let cost = try arguments.integer(Self.scryptN, in: Self.scryptNRange) ?? Web3Keystore.beeScryptN
+    let cost = try arguments.value(Self.scryptN) ?? Web3Keystore.beeScryptN
     guard cost & (cost - 1) == 0 else {
       throw arguments.usage("--scrypt-n <n> must be a power of two, such as 32768 or 262144")
     }
     scryptCost = cost
-    forced = arguments.flag(Self.force)
+    export = ExportOptions(arguments)
+    commandPath = arguments.commandPath
   }
 
   func run() throws {
@@ -62,15 +59,25 @@ struct ExportBeeCommand: ParsableCommand {
     let profile = try FreedomProfile(seed: seed)
     let givenPassword = try passwordPath.map { try KeystorePassword.read($0) }
     let bee = Bee(directory: directory)
+    let inputs = Bee.ExportInputs(
+      profile: profile, password: givenPassword, passwordPath: passwordPath, scryptN: scryptCost)
+    if export.dryRun {
+      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
+        () throws(NodeError) in
+        ExportText.Plan(
+          try NodeSession.dryRun(bee, inputs, consent: export.consent, events: NodeText.show),
+          target: directory)
+      }
+    }
     let outcome = try NodeText.run(.export) {
-      try NodeSession.export(
-        bee,
-        .init(
-          profile: profile, password: givenPassword, passwordPath: passwordPath,
-          scryptN: scryptCost),
-        consent: ExportConsent(replacesOtherIdentities: forced), events: NodeText.show)
+      try NodeSession.export(bee, inputs, consent: export.consent, events: NodeText.show)
     }
     let plan = outcome.plan
+    if export.json {
+      return ExportText.printResult(
+        outcome, commandPath, target: directory,
+        extra: ["overlay": .string(try profile.swarmOverlay().hex)])
+    }
     guard plan.change != nil else {
       Output.standardOutput(
         NodeText.unchanged(bee.keystorePath, "the Swarm key \(plan.expected.checksummed)"))

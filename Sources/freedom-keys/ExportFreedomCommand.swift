@@ -6,14 +6,12 @@ import VaultKeys
 /// one transaction — antd's data, Radicle's home where desktop looks for it and, with a vault
 /// password, the vault and its metadata as desktop writes them (`DesktopInstallation`).
 struct ExportFreedomCommand: ParsableCommand {
-  static let freedomDir = Option.value(
-    "freedom-dir", "dir", help: "Desktop's userData (Linux: ~/.config/Freedom).")
-  static let userData = Option.value("user-data", "dir", help: "The same as --freedom-dir.")
+  static let freedomDir = SharedOptions.freedomDir(
+    help: "Desktop's userData (Linux: ~/.config/Freedom).")
   static let vaultPassword = MnemonicOptions.vaultPasswordFile
   static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
   static let radicleHome = Option.value(
     "radicle-home", "dir", help: "Radicle's home, if not where desktop looks.")
-  static let force = Option.flag("force", help: "Replace another identity; keep its state aside.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -32,12 +30,12 @@ struct ExportFreedomCommand: ParsableCommand {
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
         backup (then --vault-password-file opens it and protects the new vault) or the
         hidden prompt; --vault-password-file loses one trailing newline.
-        """,
+        """ + "\n\n" + ExportOptions.discussion,
       options: [
         MnemonicOptions.mnemonicFile, MnemonicOptions.vaultFile, vaultPassword, freedomDir,
-        userData, alias,
-        radicleHome, force,
-      ])
+        alias,
+        radicleHome,
+      ] + ExportOptions.options(force: "Replace another identity; keep its state aside."))
   }
 
   let input: MnemonicOptions
@@ -45,28 +43,20 @@ struct ExportFreedomCommand: ParsableCommand {
   let vaultPasswordPath: String?
   let aliasName: String
   let radicleOverride: String?
-  let forced: Bool
+  let export: ExportOptions
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments, passwordAlsoWritesVault: true)
-    if arguments.value(Self.freedomDir) != nil, arguments.value(Self.userData) != nil {
-      throw arguments.usage("--freedom-dir and --user-data name the same directory: give one")
-    }
-    guard let directory = arguments.value(Self.freedomDir) ?? arguments.value(Self.userData),
-      !directory.isEmpty
-    else {
-      throw arguments.usage("missing --freedom-dir <dir>")
-    }
-    self.directory = directory
-    vaultPasswordPath = arguments.value(Self.vaultPassword)
-    if vaultPasswordPath == "" { throw arguments.usage("--vault-password-file <path> is empty") }
+    directory = try arguments.required(Self.freedomDir)
+    vaultPasswordPath = try arguments.nonEmpty(Self.vaultPassword)
     aliasName = arguments.value(Self.alias) ?? DesktopUserData.defaultRadicleAlias
     if let problem = RadicleConfig.aliasProblem(aliasName) {
       throw arguments.usage("invalid --alias: \(problem)")
     }
-    radicleOverride = arguments.value(Self.radicleHome)
-    if radicleOverride == "" { throw arguments.usage("--radicle-home <dir> is empty") }
-    forced = arguments.flag(Self.force)
+    radicleOverride = try arguments.nonEmpty(Self.radicleHome)
+    export = ExportOptions(arguments)
+    commandPath = arguments.commandPath
   }
 
   func run() throws {
@@ -91,11 +81,20 @@ struct ExportFreedomCommand: ParsableCommand {
     }
     let inputs = DesktopInstallation.ExportInputs(
       mnemonic: mnemonic, profile: profile, vaultPassword: vaultPassword, alias: aliasName)
+    if export.dryRun {
+      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
+        () throws(NodeError) in
+        ExportText.Plan(
+          try NodeSession.dryRun(
+            installation, inputs, consent: export.consent, events: NodeText.show),
+          target: directory)
+      }
+    }
     let outcome = try NodeText.run(.export) {
       try NodeSession.export(
-        installation, inputs, consent: ExportConsent(replacesOtherIdentities: forced),
-        events: NodeText.show)
+        installation, inputs, consent: export.consent, events: NodeText.show)
     }
+    if export.json { return ExportText.printResult(outcome, commandPath, target: directory) }
     Output.standardOutput(try report(installation, outcome, profile: profile))
   }
 

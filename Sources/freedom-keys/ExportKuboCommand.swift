@@ -8,7 +8,6 @@ struct ExportKuboCommand: ParsableCommand {
     "repo", "dir", help: "Set the Identity in <dir>/config (IPFS_PATH).")
   static let keyFile = Option.value(
     "key-file", "path", help: "Write the libp2p private key protobuf to <path>.")
-  static let force = Option.flag("force", help: "Replace another identity's key.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -23,8 +22,9 @@ struct ExportKuboCommand: ParsableCommand {
         'ipfs key import NAME <path>'. kubo refuses to import a key named 'self', so
         choose another name; to replace the node's own identity use --repo with the
         daemon stopped. Delete the key file after importing it.
-        """ + "\n\n" + ExportCommand.inputHelp,
-      options: MnemonicOptions.all + [repo, keyFile, force])
+        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+      options: MnemonicOptions.all + [repo, keyFile]
+        + ExportOptions.options(force: "Replace another identity's key."))
   }
 
   /// Where the key goes.
@@ -35,7 +35,8 @@ struct ExportKuboCommand: ParsableCommand {
 
   let input: MnemonicOptions
   let target: Target
-  let forced: Bool
+  let export: ExportOptions
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
@@ -46,7 +47,8 @@ struct ExportKuboCommand: ParsableCommand {
     case (.some, .some): throw arguments.usage("--repo and --key-file cannot be combined")
     default: throw arguments.usage("the path given to --repo or --key-file is empty")
     }
-    forced = arguments.flag(Self.force)
+    export = ExportOptions(arguments)
+    commandPath = arguments.commandPath
   }
 
   func run() throws {
@@ -61,12 +63,22 @@ struct ExportKuboCommand: ParsableCommand {
 
   private func exportIntoRepository(_ repository: String, profile: FreedomProfile) throws {
     let kubo = Kubo(repository: repository)
+    if export.dryRun {
+      return try ExportText.dryRun(commandPath, target: repository, json: export.json) {
+        () throws(NodeError) in
+        ExportText.Plan(
+          try NodeSession.dryRun(kubo, profile, consent: export.consent, events: NodeText.show),
+          target: repository)
+      }
+    }
     let outcome = try NodeText.run(.export) {
-      try NodeSession.export(
-        kubo, profile, consent: ExportConsent(replacesOtherIdentities: forced),
-        events: NodeText.show)
+      try NodeSession.export(kubo, profile, consent: export.consent, events: NodeText.show)
     }
     let plan = outcome.plan
+    if export.json {
+      plan.afterWriting.forEach(NodeText.show)
+      return ExportText.printResult(outcome, commandPath, target: repository)
+    }
     guard plan.change != nil else {
       Output.standardOutput(
         NodeText.unchanged(kubo.configPath, "the IPFS identity \(plan.expected)"))
@@ -85,9 +97,29 @@ struct ExportKuboCommand: ParsableCommand {
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {
     let expected = identity.peerID.base58
+    if export.dryRun {
+      return try ExportText.dryRun(commandPath, target: path, json: export.json) {
+        () throws(NodeError) in
+        let action = try Kubo.planKeyFile(path, identity: identity, consent: export.consent)
+        return ExportText.Plan(target: path, actions: [action], changes: action.kind != .keep)
+      }
+    }
+    // What the file held, for the JSON report (the export checks it again as it writes).
+    let planned = try NodeText.run(.export) {
+      try export.json ? Kubo.planKeyFile(path, identity: identity, consent: export.consent) : nil
+    }
     let outcome = try NodeText.run(.export) {
-      try Kubo.exportKeyFile(
-        path, identity: identity, consent: ExportConsent(replacesOtherIdentities: forced))
+      try Kubo.exportKeyFile(path, identity: identity, consent: export.consent)
+    }
+    if let planned {
+      // The file the command wrote is the whole change; nothing is kept aside.
+      let action = outcome == .wrote ? planned : PlannedAction(path, .keep, after: expected)
+      var object = ExportText.json(
+        ExportText.Plan(target: path, actions: [action], changes: outcome == .wrote),
+        commandPath, dryRun: false)
+      object.append("written", .array(outcome == .wrote ? [.string(path)] : []))
+      object.append("keptAside", .array([]))
+      return Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     }
     guard outcome == .wrote else {
       Output.standardOutput(NodeText.unchanged(path, "the IPFS key of \(expected)"))

@@ -7,7 +7,6 @@ struct ExportRadicleCommand: ParsableCommand {
   static let home = Option.value("home", "dir", help: "The Radicle home (RAD_HOME, ~/.radicle).")
   static let alias = Option.value(
     "alias", "name", help: "Set node.alias in \(Radicle.configFile); key comment.")
-  static let force = Option.flag("force", help: "Replace another identity's key.")
 
   /// The key comment when no alias is given.
   static let defaultComment = "freedom-keys"
@@ -23,26 +22,26 @@ struct ExportRadicleCommand: ParsableCommand {
         comment is the alias, or 'freedom-keys'. --alias must be 1 to 32 bytes without
         whitespace or control characters; only node.alias of \(Radicle.configFile) changes, or
         the file is created with just the alias.
-        """ + "\n\n" + ExportCommand.inputHelp,
-      options: MnemonicOptions.all + [home, alias, force])
+        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+      options: MnemonicOptions.all + [home, alias]
+        + ExportOptions.options(force: "Replace another identity's key."))
   }
 
   let input: MnemonicOptions
   let directory: String
   let alias: String?
-  let forced: Bool
+  let export: ExportOptions
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
-    guard let directory = arguments.value(Self.home), !directory.isEmpty else {
-      throw arguments.usage("missing --home <dir>")
-    }
-    self.directory = directory
+    directory = try arguments.required(Self.home)
     alias = arguments.value(Self.alias)
     if let alias, let problem = RadicleConfig.aliasProblem(alias) {
       throw arguments.usage("invalid --alias: \(problem)")
     }
-    forced = arguments.flag(Self.force)
+    export = ExportOptions(arguments)
+    commandPath = arguments.commandPath
   }
 
   func run() throws {
@@ -50,10 +49,22 @@ struct ExportRadicleCommand: ParsableCommand {
     let identity = try FreedomProfile(seed: seed).radicle
     let comment = alias ?? Self.defaultComment
     let radicle = Radicle(home: directory)
+    let inputs = Radicle.ExportInputs(identity: identity, alias: alias, comment: comment)
+    if export.dryRun {
+      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
+        () throws(NodeError) in
+        ExportText.Plan(
+          try NodeSession.dryRun(radicle, inputs, consent: export.consent, events: NodeText.show),
+          target: directory)
+      }
+    }
     let outcome = try NodeText.run(.export) {
-      try NodeSession.export(
-        radicle, .init(identity: identity, alias: alias, comment: comment),
-        consent: ExportConsent(replacesOtherIdentities: forced), events: NodeText.show)
+      try NodeSession.export(radicle, inputs, consent: export.consent, events: NodeText.show)
+    }
+    if export.json {
+      return ExportText.printResult(
+        outcome, commandPath, target: directory,
+        extra: ["sshFingerprint": .string(identity.radicle.sshFingerprint)])
     }
     let plan = outcome.plan
     let expected = plan.expected

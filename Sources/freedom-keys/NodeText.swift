@@ -185,7 +185,17 @@ enum NodeText {
   /// The report lines for what a change replaced or removed: where it was kept, and how to
   /// delete it once it is no longer needed (one line per backup directory).
   static func keptAsideLines(_ kept: [NodeChangeResult.KeptAside]) -> String {
-    var directories: [(String, [String])] = []
+    backupDirectories(kept).map { directory, names in
+      "Kept what it replaced in \(directory): \(names.joined(separator: ", ")); delete that "
+        + "directory once you no longer need it: rm -r \(shellQuoted(directory))\n"
+    }.joined()
+  }
+
+  /// The backup directories `kept` went into, each with what it holds (relative to it).
+  static func backupDirectories(_ kept: [NodeChangeResult.KeptAside])
+    -> [(directory: String, names: [String])]
+  {
+    var directories: [(directory: String, names: [String])] = []
     for item in kept {
       let marker = "/" + NodeLayout.replacedName + "/"
       let parts = item.backup.split(separator: marker, maxSplits: 1)
@@ -193,16 +203,13 @@ enum NodeText {
       let name = parts[1].prefix { $0 != "/" }
       let directory = String(parts[0]) + marker + name
       let inside = String(parts[1].dropFirst(name.count + 1))
-      if let index = directories.firstIndex(where: { $0.0 == directory }) {
-        directories[index].1.append(inside)
+      if let index = directories.firstIndex(where: { $0.directory == directory }) {
+        directories[index].names.append(inside)
       } else {
         directories.append((directory, [inside]))
       }
     }
-    return directories.map { directory, names in
-      "Kept what it replaced in \(directory): \(names.joined(separator: ", ")); delete that "
-        + "directory once you no longer need it: rm -r \(shellQuoted(directory))\n"
-    }.joined()
+    return directories
   }
 
   /// `text` quoted for a POSIX shell when it needs it.

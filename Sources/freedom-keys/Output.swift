@@ -20,6 +20,11 @@ enum Output {
     standardError("freedom-keys: warning: \(oneLine(message))\n")
   }
 
+  /// `freedom-keys: hint: …` on standard error: what may explain a result.
+  static func hint(_ message: String) {
+    standardError("freedom-keys: hint: \(oneLine(message))\n")
+  }
+
   /// `freedom-keys: error: …` on standard error, always exactly one line.
   static func error(_ message: String) {
     standardError("freedom-keys: error: \(oneLine(message))\n")

@@ -14,8 +14,8 @@ struct VerifyCommand: ParsableCommand {
   static let antdDir = Option.value(
     "antd-dir", "dir", help: "Check antd's keystore, opened as antd opens it.")
   static let json = Option.flag("json", help: "Print JSON instead of one line per node.")
-  static let freedomDir = Option.value(
-    "freedom-dir", "dir", help: "Check a whole desktop installation (userData).")
+  static let freedomDir = SharedOptions.freedomDir(
+    help: "Check a whole desktop installation (userData).")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -30,7 +30,10 @@ struct VerifyCommand: ParsableCommand {
         Exit status: 0 when every node given matches, 3 when one differs or has no
         key, 1 on errors (wrong password, unreadable or corrupt file, no such
         directory). The mnemonic is read as by 'derive'. --json adds "ok" (true when
-        the exit status is 0).
+        the exit status is 0). When a key of another identity is found and no
+        --passphrase-file was given, a hint on stderr says a BIP-39 passphrase could
+        explain it (--json: "passphraseMayExplain": true); desktop derives without
+        one, so --freedom-dir gives no such hint.
         --antd-dir opens antd's keystore with the password antd reads (\(Antd.configFile)'s
         password:, else the file its password-file: names) and holds it to antd's
         rule: version 3 and a Keccak-256 MAC (bee's old SHA3-256 files are refused);
@@ -116,10 +119,13 @@ struct VerifyCommand: ParsableCommand {
       if let antdDirectory { try check(Antd(directory: antdDirectory)) }
     }
 
+    let hint = VerifyText.passphraseMayExplain(
+      findings, passphraseGiven: input.passphrasePath != nil)
     if printsJSON {
       var object: JSONObject = [:]
       for finding in findings { object.append(finding.check, .object(VerifyText.json(finding))) }
       object.append("ok", .bool(VerifyText.failed(findings, absentFails: true) == nil))
+      if hint { object.append("passphraseMayExplain", .bool(true)) }
       Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     } else {
       let width = findings.map(\.check.count).max() ?? 0
@@ -129,6 +135,9 @@ struct VerifyCommand: ParsableCommand {
             + VerifyText.line($0) + "\n"
         }.joined())
     }
-    if let failure = VerifyText.failed(findings, absentFails: true) { throw failure }
+    if let failure = VerifyText.failed(findings, absentFails: true) {
+      if hint { Output.hint(VerifyText.passphraseHint) }
+      throw failure
+    }
   }
 }

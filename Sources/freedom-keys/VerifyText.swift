@@ -91,6 +91,21 @@ enum VerifyText {
         + "mnemonic's identity")
   }
 
+  /// Whether a BIP-39 passphrase could explain `findings`: a key of another identity was
+  /// found, and the mnemonic was checked without a passphrase (another passphrase derives
+  /// other keys from the same words).
+  static func passphraseMayExplain(_ findings: [NodeFinding], passphraseGiven: Bool) -> Bool {
+    !passphraseGiven
+      && findings.contains {
+        $0.status == .mismatch && $0.found != nil && $0.found != $0.expected
+      }
+  }
+
+  /// The hint's line.
+  static let passphraseHint =
+    "the keys found are of another identity; if this mnemonic was used with a BIP-39 "
+    + "passphrase, give it with --\(MnemonicOptions.passphraseFile.name) PATH (- to type it)"
+
   // MARK: - A desktop installation (--freedom-dir)
 
   /// The detail column of a row.

@@ -137,7 +137,11 @@ struct NodeRulesTests {
     #expect(json.stdout.contains("\"ok\": true"))
     let other = try fixture.run(["verify", "--antd-dir", dir], other: true)
     #expect(other.status == 3)
-    #expect(other.stderr == "freedom-keys: error: antd does not hold the mnemonic's identity\n")
+    #expect(
+      other.stderr
+        == "freedom-keys: hint: the keys found are of another identity; if this mnemonic was used "
+        + "with a BIP-39 passphrase, give it with --passphrase-file PATH (- to type it)\n"
+        + "freedom-keys: error: antd does not hold the mnemonic's identity\n")
     let missing = try fixture.run(["verify", "--antd-dir", fixture.path("nowhere")])
     #expect(missing.status == 1)
     #expect(missing.stdout == "")

@@ -110,7 +110,9 @@ struct VerifyTests {
         """)
     #expect(
       run.stderr
-        == "freedom-keys: error: bee, kubo, radicle, ant do not hold the mnemonic's identity\n")
+        == "freedom-keys: hint: the keys found are of another identity; if this mnemonic was used "
+        + "with a BIP-39 passphrase, give it with --passphrase-file PATH (- to type it)\n"
+        + "freedom-keys: error: bee, kubo, radicle, ant do not hold the mnemonic's identity\n")
   }
 
   @Test func addressOnlyCheckIsUnauthenticated() throws {

@@ -1,0 +1,216 @@
+import FreedomNodes
+import NodeFiles
+import VaultKeys
+
+/// The CLI's wording of an export's plan and result for `--dry-run` and `--json`: the same typed
+/// actions (`PlannedAction`) every node's plan returns, as text or one JSON object.
+enum ExportText {
+  /// A plan, as a dry run found it or as an export applied it.
+  struct Plan {
+    /// The directory (or key file) the user named.
+    let target: String
+    /// What the export does, each path once.
+    let actions: [PlannedAction]
+    /// Whether anything is (or would be) written.
+    let changes: Bool
+    /// Whether the target exists (false: the export creates it).
+    var targetExists = true
+    /// Where what is replaced or moved aside is kept.
+    var backupDirectory: String? = nil
+
+    init(target: String, actions: [PlannedAction], changes: Bool) {
+      self.target = target
+      self.actions = actions
+      self.changes = changes
+    }
+
+    init<P>(_ dryRun: ExportDryRun<P>, target: String) {
+      self.init(target: target, actions: dryRun.actions, changes: dryRun.changes)
+      targetExists = dryRun.directoryExists
+      backupDirectory = dryRun.backupDirectory
+    }
+
+    /// The plan an export applied: moved aside only what the change did move.
+    init<P>(_ outcome: ExportOutcome<P>, target: String) {
+      let moved = Set(outcome.removed + outcome.keptAside.map(\.original))
+      self.init(
+        target: target,
+        actions: outcome.plan.actions.filter { $0.kind != .moveAside || moved.contains($0.path) },
+        changes: outcome.result != nil)
+      backupDirectory = NodeText.backupDirectories(outcome.keptAside).first?.directory
+    }
+
+    /// The identities the target's keys hold before (in plan order, each once).
+    var identitiesBefore: [String] {
+      unique(
+        actions.compactMap { action -> String? in
+          guard let after = action.after else { return nil }
+          switch action.kind {
+          case .keep: return after
+          case .replace(let before): return before ?? "(unreadable)"
+          case .create, .moveAside: return nil
+          }
+        })
+    }
+
+    /// The identities they hold after.
+    var identitiesAfter: [String] { unique(actions.compactMap(\.after)) }
+
+    private func unique(_ values: [String]) -> [String] {
+      var seen: Set<String> = []
+      return values.filter { seen.insert($0).inserted }
+    }
+  }
+
+  // MARK: - Dry run
+
+  /// Runs `body` (a dry run) and prints its plan; a refusal is exit 3 with the export's own
+  /// message (and, with `json`, the conflicts on stdout first), any other error the export's.
+  static func dryRun(
+    _ commandPath: String, target: String, json: Bool,
+    refusal: ([NodeConflict]) -> String = { NodeText.refusal($0) },
+    _ body: () throws(NodeError) -> Plan
+  ) throws {
+    let plan: Plan
+    do {
+      plan = try body()
+    } catch {
+      guard case .refused(let conflicts) = error else { throw NodeText.cliError(error, .export) }
+      if json {
+        var object = header(commandPath, dryRun: true, ok: false, changed: false)
+        object.append("target", .string(target))
+        object.append("conflicts", .array(conflicts.map(Self.json)))
+        Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+      }
+      throw CLIError.mismatch(refusal(conflicts))
+    }
+    Output.standardOutput(
+      json
+        ? JSONValue.object(Self.json(plan, commandPath, dryRun: true)).rendered() + "\n"
+        : text(plan))
+  }
+
+  /// The dry run's report.
+  static func text(_ plan: Plan) -> String {
+    var report = TextReport()
+    report.section(
+      plan.changes
+        ? "Dry run, nothing was written; the export would:"
+        : "Dry run, nothing was written; the export would change nothing:")
+    for action in plan.actions {
+      report.row(name(action.kind), action.path + identity(action))
+    }
+    var text = report.rendered
+    text +=
+      "Identities before: \(list(plan.identitiesBefore)); after: \(list(plan.identitiesAfter))\n"
+    if let backup = plan.backupDirectory {
+      text +=
+        "What it replaces or moves aside would be kept in \(backup) (named by the time of "
+        + "the export)\n"
+    }
+    if !plan.targetExists {
+      text += "\(plan.target) does not exist: the export would create it\n"
+    }
+    return text
+  }
+
+  private static func identity(_ action: PlannedAction) -> String {
+    guard let after = action.after else { return "" }
+    if case .replace(let before) = action.kind {
+      return "  \(before ?? "(unreadable)") → \(after)"
+    }
+    return "  \(after)"
+  }
+
+  private static func name(_ kind: PlannedAction.Kind) -> String {
+    switch kind {
+    case .create: "create"
+    case .replace: "replace"
+    case .moveAside: "move aside"
+    case .keep: "keep"
+    }
+  }
+
+  private static func list(_ identities: [String]) -> String {
+    identities.isEmpty ? "none" : identities.joined(separator: ", ")
+  }
+
+  // MARK: - JSON
+
+  /// The result of an export that ran, with what the engine wrote and kept aside.
+  static func printResult<P>(
+    _ outcome: ExportOutcome<P>, _ commandPath: String, target: String,
+    extra: JSONObject = [:]
+  ) {
+    var object = json(Plan(outcome, target: target), commandPath, dryRun: false)
+    object.append("written", .array((outcome.result?.written ?? []).map { .string($0) }))
+    object.append(
+      "keptAside",
+      .array(
+        outcome.keptAside.map {
+          .object(["original": .string($0.original), "backup": .string($0.backup)])
+        }))
+    for (key, value) in extra.members { object.append(key, value) }
+    Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+  }
+
+  /// The plan's object: `ok`, `changed`, the target, the actions, the identities, the backup.
+  static func json(_ plan: Plan, _ commandPath: String, dryRun: Bool) -> JSONObject {
+    var object = header(commandPath, dryRun: dryRun, ok: true, changed: plan.changes)
+    object.append("target", .string(plan.target))
+    if dryRun { object.append("targetExists", .bool(plan.targetExists)) }
+    object.append("actions", .array(plan.actions.map { .object(json($0)) }))
+    object.append(
+      "identities",
+      .object([
+        "before": .array(plan.identitiesBefore.map { .string($0) }),
+        "after": .array(plan.identitiesAfter.map { .string($0) }),
+      ]))
+    if let backup = plan.backupDirectory { object.append("backupDirectory", .string(backup)) }
+    return object
+  }
+
+  private static func header(_ commandPath: String, dryRun: Bool, ok: Bool, changed: Bool)
+    -> JSONObject
+  {
+    [
+      "command": .string(commandPath.split(separator: " ").dropFirst().joined(separator: " ")),
+      "dryRun": .bool(dryRun), "ok": .bool(ok), "changed": .bool(changed),
+    ]
+  }
+
+  private static func json(_ action: PlannedAction) -> JSONObject {
+    var object: JSONObject = ["path": .string(action.path)]
+    switch action.kind {
+    case .create: object.append("action", .string("create"))
+    case .replace(let before):
+      object.append("action", .string("replace"))
+      if let before { object.append("before", .string(before)) }
+    case .moveAside: object.append("action", .string("moveAside"))
+    case .keep: object.append("action", .string("keep"))
+    }
+    if let after = action.after { object.append("after", .string(after)) }
+    return object
+  }
+
+  private static func json(_ conflict: NodeConflict) -> JSONValue {
+    .object([
+      "path": .string(conflict.path), "expected": .string(conflict.expected),
+      "found": .string(found(conflict.found)),
+    ])
+  }
+
+  /// What a conflict found, in a word or with the identity it holds.
+  private static func found(_ found: NodeConflict.Found) -> String {
+    switch found {
+    case .key(let key), .radicleKey(let key), .peerID(let key): key
+    case .peerIDWithOtherKey(let peerID): "\(peerID) with another private key"
+    case .keyWithoutAddress: "a key without address"
+    case .privateKeyWithoutPeerID: "a private key without PeerID"
+    case .sameKeyRunDifferently(let problems): problems.joined(separator: "; ")
+    case .antdOwnIdentity(let key): "antd's own identity " + (key ?? "(unreadable)")
+    case .otherVault: "another vault"
+    case .unreadable(let reason): "unreadable: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import FreedomNodes
+
+/// The options several commands share, each declared once: one name per concept (a node's
+/// data directory is `--data-dir`, a desktop installation `--freedom-dir` everywhere) with the
+/// help line each command words for itself.
+enum SharedOptions {
+  /// A node's data directory (`export bee`, `export ant`, `export antd`).
+  static func dataDir(help: String) -> Option { .value("data-dir", "dir", help: help) }
+
+  /// A desktop installation's userData (`export freedom`, `verify`); `--user-data` is the
+  /// same option.
+  static func freedomDir(help: String) -> Option {
+    Option.value("freedom-dir", "dir", help: help).aliased("user-data")
+  }
+}
+
+/// The options every export takes: `--force`, `--dry-run` and `--json` (swift-argument-parser's
+/// `@OptionGroup`): declared here, read here, the same in every export's help.
+struct ExportOptions {
+  static let dryRun = Option.flag(
+    "dry-run", help: "Print what would change (exit 3 if refused); change nothing.")
+  static let json = Option.flag("json", help: "Print the plan or the result as JSON.")
+
+  /// `--force`, worded for what the export replaces.
+  static func force(help: String) -> Option { .flag("force", help: help) }
+
+  /// The group in help order, `--force` worded by the command.
+  static func options(force help: String) -> [Option] { [force(help: help), dryRun, json] }
+
+  /// The paragraph of every export's help about the group.
+  static let discussion = """
+    --dry-run reads and checks everything an export reads (the mnemonic, password
+    files, the node directory, opened and recovered as 'verify' opens it) and prints
+    the plan: each file it would create, replace (with the identity it holds),
+    move aside or keep, the identities before and after, and the backup directory.
+    It writes nothing, creates no directory and leaves no lock file; exit 0 when
+    the export would succeed, 3 when it would refuse (the same message, every
+    conflict named). A new password typed at the prompt is asked for once, since
+    nothing is encrypted with it; the export itself asks twice. --json prints the
+    plan (with --dry-run) or the result as one JSON object on stdout; an error is
+    one line on stderr and nothing on stdout.
+    """
+
+  let forced: Bool
+  let dryRun: Bool
+  let json: Bool
+
+  init(_ arguments: ParsedArguments) {
+    forced = arguments.flag(Self.force(help: ""))
+    dryRun = arguments.flag(Self.dryRun)
+    json = arguments.flag(Self.json)
+    // Nothing is encrypted with a new password a dry run reads: asking twice guards nothing.
+    if dryRun { SecretInput.passwordsAreNew = false }
+  }
+
+  /// What the user agreed the export may replace.
+  var consent: ExportConsent { ExportConsent(replacesOtherIdentities: forced) }
+}
