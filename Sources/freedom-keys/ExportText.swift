@@ -40,14 +40,15 @@ enum ExportText {
       backupDirectory = NodeText.backupDirectories(outcome.keptAside).first?.directory
     }
 
-    /// The identities the target's keys hold before (in plan order, each once).
+    /// The identities the target's keys hold before (in plan order, each once; a file replaced
+    /// whose identity could not be read adds none).
     var identitiesBefore: [String] {
       unique(
         actions.compactMap { action -> String? in
           guard let after = action.after else { return nil }
           switch action.kind {
           case .keep: return after
-          case .replace(let before): return before ?? "(unreadable)"
+          case .replace(let before): return before
           case .create, .moveAside: return nil
           }
         })
@@ -117,7 +118,7 @@ enum ExportText {
   private static func identity(_ action: PlannedAction) -> String {
     guard let after = action.after else { return "" }
     if case .replace(let before) = action.kind {
-      return "  \(before ?? "(unreadable)") → \(after)"
+      return "  \(before ?? "(no identity read)") → \(after)"
     }
     return "  \(after)"
   }

@@ -18,7 +18,7 @@ enum SharedOptions {
 /// `@OptionGroup`): declared here, read here, the same in every export's help.
 struct ExportOptions {
   static let dryRun = Option.flag(
-    "dry-run", help: "Print what would change (exit 3 if refused); change nothing.")
+    "dry-run", help: "Print what it would do; change nothing.")
   static let json = Option.flag("json", help: "Print the plan or the result as JSON.")
 
   /// `--force`, worded for what the export replaces.

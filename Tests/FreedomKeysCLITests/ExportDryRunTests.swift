@@ -1,0 +1,212 @@
+import Foundation
+import Glibc
+import Testing
+
+/// One export, as `--dry-run` is tried on each: the arguments that name its target (`TARGET` is
+/// replaced by the fixture's path) and how a node of another identity is made there.
+struct DryRunTarget: CustomTestStringConvertible, Sendable {
+  let name: String
+  /// The export's words and target option, `TARGET` standing for the path.
+  let arguments: [String]
+  /// Whether the export creates a missing target directory (kubo's repository it does not).
+  var createsTarget = true
+  /// The mnemonic's identity the export writes.
+  let expected: String
+  /// The identity the other mnemonic's export leaves there.
+  let other: String
+
+  var testDescription: String { name }
+
+  func arguments(_ target: String) -> [String] { arguments.map { $0 == "TARGET" ? target : $0 } }
+
+  /// Makes `target` hold the other mnemonic's identity, as its own export writes it.
+  func prepareOtherIdentity(_ fixture: ExportFixture, at target: String) throws {
+    if name == "kubo" {
+      try makeDirectory(target)
+      _ = try fixture.file(
+        NodePathForTests.relative(target, fixture) + "/config",
+        ExportKuboTests.config(peerID: "", privKey: ""))
+    }
+    let run = try fixture.run(arguments(target), other: true)
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  static let all: [DryRunTarget] = [
+    DryRunTarget(
+      name: "bee", arguments: ["export", "bee", "--data-dir", "TARGET"],
+      expected: Golden.swarmAddress, other: Golden.otherSwarmAddress),
+    DryRunTarget(
+      name: "kubo", arguments: ["export", "kubo", "--repo", "TARGET"], createsTarget: false,
+      expected: Golden.peerID, other: Golden.otherPeerID),
+    DryRunTarget(
+      name: "kubo key file", arguments: ["export", "kubo", "--key-file", "TARGET"],
+      expected: Golden.peerID, other: Golden.otherPeerID),
+    DryRunTarget(
+      name: "ant", arguments: ["export", "ant", "--data-dir", "TARGET"],
+      expected: Golden.swarmAddress, other: Golden.otherSwarmAddress),
+    DryRunTarget(
+      name: "antd", arguments: ["export", "antd", "--data-dir", "TARGET"],
+      expected: Golden.swarmAddress, other: Golden.otherSwarmAddress),
+    DryRunTarget(
+      name: "radicle", arguments: ["export", "radicle", "--home", "TARGET"],
+      expected: Golden.radicleDID, other: Golden.otherRadicleDID),
+    DryRunTarget(
+      name: "freedom", arguments: ["export", "freedom", "--freedom-dir", "TARGET"],
+      expected: Golden.swarmAddress, other: Golden.otherSwarmAddress),
+  ]
+}
+
+enum NodePathForTests {
+  /// `path` relative to the fixture's directory.
+  static func relative(_ path: String, _ fixture: ExportFixture) -> String {
+    String(path.dropFirst(fixture.directory.path.count + 1))
+  }
+}
+
+/// Everything below `root`: each entry's type and mode, a file's bytes, a link's target.
+func treeSnapshot(_ root: String) throws -> [String: String] {
+  var snapshot: [String: String] = [:]
+  guard let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
+  for case let relative as String in walker {
+    let full = root + "/" + relative
+    var info = stat()
+    guard lstat(full, &info) == 0 else { continue }
+    var entry = String(info.st_mode, radix: 8) + " \(info.st_uid):\(info.st_gid)"
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      entry += " " + (try Data(contentsOf: URL(fileURLWithPath: full))).base64EncodedString()
+    case S_IFLNK:
+      entry += " -> " + (try FileManager.default.destinationOfSymbolicLink(atPath: full))
+    default: break
+    }
+    snapshot[relative] = entry
+  }
+  return snapshot
+}
+
+@Suite("export --dry-run")
+struct ExportDryRunTests {
+  @Test(arguments: DryRunTarget.all)
+  func refusalIsExitThreeWithTheExportsOwnMessage(target: DryRunTarget) throws {
+    let fixture = try ExportFixture()
+    let path = fixture.path("node")
+    try target.prepareOtherIdentity(fixture, at: path)
+    let before = try treeSnapshot(fixture.directory.path)
+
+    let dryRun = try fixture.run(target.arguments(path) + ["--dry-run"])
+    #expect(dryRun.status == 3)
+    #expect(dryRun.stdout == "")
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+
+    // The export itself refuses with the same one line (exit 1: it was asked to write).
+    let export = try fixture.run(target.arguments(path))
+    #expect(export.status == 1)
+    #expect(dryRun.stderr == export.stderr)
+    #expect(dryRun.stderr.contains(target.other))
+    #expect(dryRun.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test(arguments: DryRunTarget.all)
+  func forcedPlanNamesBothIdentitiesAndChangesNothing(target: DryRunTarget) throws {
+    let fixture = try ExportFixture()
+    let path = fixture.path("node")
+    try target.prepareOtherIdentity(fixture, at: path)
+    let before = try treeSnapshot(fixture.directory.path)
+
+    let run = try fixture.run(target.arguments(path) + ["--dry-run", "--force"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+    #expect(run.stdout.hasPrefix("Dry run, nothing was written; the export would:\n"))
+    #expect(run.stdout.contains("  \(target.other) → \(target.expected)\n"))
+    let identities = run.stdout.split(separator: "\n").first { $0.hasPrefix("Identities before: ") }
+    #expect(identities?.contains("before: \(target.other)") == true, "\(run.stdout)")
+    #expect(identities?.contains("after: \(target.expected)") == true, "\(run.stdout)")
+    if target.name != "kubo key file" {
+      // A replacement keeps the old identity aside, in the directory the report names.
+      #expect(run.stdout.contains("/node/.freedom-keys.replaced/"), "\(run.stdout)")
+    }
+  }
+
+  @Test(arguments: DryRunTarget.all)
+  func missingTargetIsPlannedAsEmptyAndNotCreated(target: DryRunTarget) throws {
+    let fixture = try ExportFixture()
+    let path = fixture.path("new/node")
+    let run = try fixture.run(target.arguments(path) + ["--dry-run"])
+    #expect(FileManager.default.fileExists(atPath: fixture.path("new")) == false)
+    guard target.createsTarget else {
+      // As the export says it: kubo's repository must exist.
+      #expect(run.status == 1)
+      #expect(run.stdout == "")
+      #expect(run.stderr == (try fixture.run(target.arguments(path))).stderr)
+      return
+    }
+    if target.name == "kubo key file" {
+      // A key file's directory is the user's; the plan is the same file created.
+      try makeDirectory(fixture.path("new"))
+      let inside = try fixture.run(target.arguments(path) + ["--dry-run"])
+      #expect(inside.status == 0, "\(inside.stderr)")
+      #expect(inside.stdout.contains("  create  \(path)  \(target.expected)\n"), "\(inside.stdout)")
+      #expect(FileManager.default.fileExists(atPath: path) == false)
+      return
+    }
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("Identities before: none; after: \(target.expected)"))
+    #expect(run.stdout.hasSuffix("\(path) does not exist: the export would create it\n"))
+  }
+
+  @Test(arguments: DryRunTarget.all)
+  func currentIdentityIsAPlanThatChangesNothing(target: DryRunTarget) throws {
+    let fixture = try ExportFixture()
+    let path = fixture.path("node")
+    if target.name == "kubo" {
+      try makeDirectory(path)
+      _ = try fixture.file("node/config", ExportKuboTests.config(peerID: "", privKey: ""))
+    }
+    #expect(try fixture.run(target.arguments(path)).status == 0)
+    let before = try treeSnapshot(fixture.directory.path)
+    let run = try fixture.run(target.arguments(path) + ["--dry-run"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.hasPrefix("Dry run, nothing was written; the export would change nothing:\n"))
+    #expect(!run.stdout.contains("  create  ") && !run.stdout.contains("  replace  "))
+    #expect(run.stdout.contains("before: \(target.expected)"))
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+  }
+
+  @Test func desktopRestoreIntoAnEmptyUserData() throws {
+    let fixture = try ExportFixture()
+    let userData = fixture.path("Freedom")
+    let vaultPassword = try fixture.file("vault-password", "correct horse\n")
+    let run = try fixture.run([
+      "export", "freedom", "--freedom-dir", userData, "--vault-password-file", vaultPassword,
+      "--dry-run",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout == """
+        Dry run, nothing was written; the export would:
+          create  \(userData)/ant-data/config.yaml
+          create  \(userData)/ant-data/keys/swarm.key  \(Golden.swarmAddress)
+          create  \(userData)/identity/identity-vault.json
+          create  \(userData)/identity/vault-meta.json
+          create  \(userData)/radicle-data/config.json
+          create  \(userData)/radicle-data/keys/radicle  \(Golden.radicleDID)
+          create  \(userData)/radicle-data/keys/radicle.pub  \(Golden.radicleDID)
+        Identities before: none; after: \(Golden.swarmAddress), \(Golden.radicleDID)
+        \(userData) does not exist: the export would create it
+
+        """)
+    #expect(FileManager.default.fileExists(atPath: userData) == false)
+  }
+
+  @Test func leavesNoLockFileAndNoBackup() throws {
+    let fixture = try ExportFixture()
+    let path = fixture.path("bee")
+    #expect(try fixture.run(["export", "bee", "--data-dir", path]).status == 0)
+    let run = try fixture.run(["export", "bee", "--data-dir", path, "--dry-run"])
+    #expect(run.status == 0)
+    #expect(FileManager.default.fileExists(atPath: path + "/.freedom-keys.lock") == false)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: path).sorted() == ["keys", "password"])
+  }
+}
