@@ -69,7 +69,7 @@ struct ManualPages: Runnable {
       .SH EXIT STATUS
       0 on success; 1 when the input is bad or an operation fails (an invalid mnemonic, an \
       unreadable file, a wrong password); 2 for a usage error (nothing is read or written); 3 \
-      when
+      when an export\\(aqs \\-\\-dry\\-run would refuse (it changes nothing), or when
       .B verify
       finds a mismatch; 4 when
       .B recover

@@ -42,8 +42,8 @@ struct RecoverCommand: ParsableCommand {
   static let radicleHome = Option.value(
     "radicle-home", "dir", help: "Target: <dir>/keys/radicle.pub.")
   static let antDir = Option.value("ant-dir", "dir", help: "Target: Ant's <dir>/identity.json.")
-  static let freedomDir = Option.value(
-    "freedom-dir", "dir", help: "Target: desktop Freedom's vault-meta.json addresses.")
+  static let freedomDir = SharedOptions.freedomDir(
+    help: "Target: desktop Freedom's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
   static let shard = Option.value(
     "shard", "k/n", help: "Search only the K-th of N parts (or slurm, k8s/N).")

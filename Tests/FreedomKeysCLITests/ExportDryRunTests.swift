@@ -199,6 +199,26 @@ struct ExportDryRunTests {
     #expect(FileManager.default.fileExists(atPath: userData) == false)
   }
 
+  @Test func aNewPasswordIsAskedOnceSinceNothingIsEncryptedWithIt() throws {
+    let fixture = try ExportFixture()
+    let terminal = try PromptTests.PseudoTerminal()
+    let session = try PromptTests.Session(
+      [
+        "export", "freedom", "--freedom-dir", fixture.path("Freedom"), "--mnemonic-file",
+        fixture.mnemonic, "--vault-password-file", "-", "--dry-run",
+      ], terminal: terminal)
+    let seen = session.waitForStandardError(containing: NewPasswordTests.prompt)
+    #expect(seen.hasSuffix(NewPasswordTests.prompt))
+    #expect(!terminal.echoes)
+    terminal.type(VaultTests.password + "\n")
+    let (stdout, stderr) = session.finish()
+    #expect(session.process.terminationStatus == 0, "\(stderr)")
+    #expect(!stderr.contains(NewPasswordTests.again))
+    #expect(stdout.hasPrefix("Dry run, nothing was written; the export would:\n"))
+    #expect(stdout.contains("  create  \(fixture.path("Freedom"))/identity/identity-vault.json\n"))
+    #expect(!FileManager.default.fileExists(atPath: fixture.path("Freedom")))
+  }
+
   @Test func leavesNoLockFileAndNoBackup() throws {
     let fixture = try ExportFixture()
     let path = fixture.path("bee")

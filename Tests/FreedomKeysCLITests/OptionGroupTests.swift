@@ -17,7 +17,7 @@ struct OptionGroupTests {
     #expect(help.contains("--dry-run reads and checks everything an export reads"))
   }
 
-  @Test(arguments: ["export freedom", "verify"])
+  @Test(arguments: ["export freedom", "verify", "recover"])
   func aDesktopInstallationIsFreedomDirWithUserDataAnAlias(command: String) throws {
     let words = command.split(separator: " ").map(String.init)
     let help = try CLI.run(words + ["--help"]).stdout
