@@ -47,8 +47,7 @@ struct ExportAntCommand: ParsableCommand {
     let ant = Ant(directory: directory, nonce: nonceRule)
     if export.dryRun {
       return try ExportText.dryRun(
-        commandPath, target: directory, json: export.json,
-        refusal: { [nonceRule] in NodeText.refusal($0, antNonce: nonceRule) }
+        commandPath, target: directory, json: export.json, antNonce: nonceRule
       ) { () throws(NodeError) in
         ExportText.Plan(
           try NodeSession.dryRun(ant, profile, consent: export.consent, events: NodeText.show),

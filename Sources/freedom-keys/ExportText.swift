@@ -66,11 +66,11 @@ enum ExportText {
   // MARK: - Dry run
 
   /// Runs `body` (a dry run) and prints its plan; a refusal is exit 3 with the export's own
-  /// message (and, with `json`, the conflicts on stdout first), any other error the export's.
+  /// message (and, with `json`, the conflicts on stdout first), any other error the export's;
+  /// `antNonce` is the nonce `export ant` writes, which its refusal names.
   static func dryRun(
     _ commandPath: String, target: String, json: Bool,
-    refusal: ([NodeConflict]) -> String = { NodeText.refusal($0) },
-    _ body: () throws(NodeError) -> Plan
+    antNonce: AntIdentity.NonceRule = .zero, _ body: () throws(NodeError) -> Plan
   ) throws {
     let plan: Plan
     do {
@@ -83,7 +83,7 @@ enum ExportText {
         object.append("conflicts", .array(conflicts.map(Self.json)))
         Output.standardOutput(JSONValue.object(object).rendered() + "\n")
       }
-      throw CLIError.mismatch(refusal(conflicts))
+      throw CLIError.mismatch(NodeText.refusal(conflicts, antNonce: antNonce))
     }
     Output.standardOutput(
       json
