@@ -173,6 +173,24 @@ struct ExportDryRunTests {
     #expect(try treeSnapshot(fixture.directory.path) == before)
   }
 
+  @Test func stateOfTheOldIdentityThatIsThereIsMovedAside() throws {
+    let fixture = try ExportFixture()
+    let bee = fixture.path("bee")
+    #expect(try fixture.run(["export", "bee", "--data-dir", bee], other: true).status == 0)
+    try makeDirectory(bee + "/statestore")
+    _ = try fixture.file("bee/statestore/000001.log", "state")
+    let before = try treeSnapshot(fixture.directory.path)
+    let run = try fixture.run(["export", "bee", "--data-dir", bee, "--dry-run", "--force"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("  move aside  \(bee)/statestore\n"))
+    // What is not there is not listed as moved.
+    #expect(!run.stdout.contains("localstore"))
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+    let json = try ExportJSON(
+      try fixture.run(["export", "bee", "--data-dir", bee, "--dry-run", "--force", "--json"]))
+    #expect(json.actions?.filter { $0.action == "moveAside" }.map(\.path) == [bee + "/statestore"])
+  }
+
   @Test func desktopRestoreIntoAnEmptyUserData() throws {
     let fixture = try ExportFixture()
     let userData = fixture.path("Freedom")
