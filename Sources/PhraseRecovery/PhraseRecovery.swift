@@ -263,7 +263,7 @@ package final class PhraseRecovery: Sendable {
     let start = DispatchTime.now().uptimeNanoseconds
     let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
       mnemonics: phrases, salt: salt, iterations: Mnemonic.seedIterations)
-    for seed in seeds { _ = matcher.match(seed: seed) }
+    _ = matcher.firstMatch(in: seeds)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     return elapsed / Double(phrases.count)
   }
@@ -303,15 +303,14 @@ package final class PhraseRecovery: Sendable {
           let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
           let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
             mnemonics: sentences, salt: salt, iterations: Mnemonic.seedIterations)
-          for (slot, seed) in seeds.enumerated() {
-            counts.checked += 1
-            if let label = matcher.match(seed: seed) {
-              let indices = (0..<length).map { Int(batch[slot * length + $0]) }
-              found = Found(
-                part: batchParts[slot], indices: indices, label: label,
-                record: match(part: batchParts[slot], indices: indices))
-              break
-            }
+          if let (slot, label) = matcher.firstMatch(in: seeds) {
+            counts.checked += UInt64(slot + 1)
+            let indices = (0..<length).map { Int(batch[slot * length + $0]) }
+            found = Found(
+              part: batchParts[slot], indices: indices, label: label,
+              record: match(part: batchParts[slot], indices: indices))
+          } else {
+            counts.checked += UInt64(seeds.count)
           }
           batchCount = 0
         }
