@@ -254,7 +254,15 @@ package final class PhraseRecovery: Sendable {
   package func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
     -> Double
   {
-    guard !targets.isEmpty else { return 0 }
+    measureCandidates(samples: samples).seconds
+  }
+
+  /// `measureSecondsPerCandidate` with what the matcher computed for the samples: per seed,
+  /// `work` divided by `work.seeds`; `fewest` is what one seed that matches nothing needs.
+  package func measureCandidates(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
+    -> (seconds: Double, work: TargetMatcher.Stats, fewest: TargetMatcher.Stats)
+  {
+    guard !targets.isEmpty else { return (0, .init(), .init()) }
     let matcher = TargetMatcher(targets: targets)
     let phrases = (0..<max(1, samples)).map { _ in
       (try? Mnemonic.generate(wordCount: search.wordCount, language: search.phrase.language))!
@@ -265,7 +273,7 @@ package final class PhraseRecovery: Sendable {
       mnemonics: phrases, salt: salt, iterations: Mnemonic.seedIterations)
     _ = matcher.firstMatch(in: seeds)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return elapsed / Double(phrases.count)
+    return (elapsed / Double(phrases.count), matcher.stats, matcher.fewestPerSeed)
   }
 
   // MARK: - The worker
