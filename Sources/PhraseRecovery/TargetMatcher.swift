@@ -127,40 +127,40 @@ package final class TargetMatcher {
     self.nodes = nodes
     flags = [UInt8](repeating: 0, count: nodes.count)
 
-    // Cheapest first: each step takes the identity whose missing nodes cost least, counting a
-    // point multiplication (secp256k1 or Ed25519) as about 16 HMACs, as measured here.
-    var done = Set<Int>()
-    var withPublicKey = Set<Int>()
+    // Cheapest first: each step takes the identity whose missing work costs least, counting a
+    // point multiplication (secp256k1 or Ed25519) as 16 HMACs, about what they cost here.
+    var derived = [Bool](repeating: false, count: nodes.count)
+    var keyed = [Bool](repeating: false, count: nodes.count)
+    /// The HMACs and point multiplications `node` adds to what is derived; with `commit`, marks
+    /// them derived.
+    func cost(_ node: Int, commit: Bool) -> Int {
+      var total = 0
+      var current: Int? = node
+      var needsKey = nodes[node].curve == .secp256k1
+      while let index = current {
+        if needsKey, !keyed[index] {
+          total += 16
+          if commit { keyed[index] = true }
+        }
+        if derived[index] { break }
+        total += 1
+        if commit { derived[index] = true }
+        needsKey = nodes[index].component.map { !$0.isHardened } ?? false
+        current = nodes[index].parent
+      }
+      return total + (nodes[node].curve == .ed25519 ? 16 : 0)
+    }
     var ordered: [Entry] = []
     var remaining = found
-    func cost(_ node: Int, _ seen: inout Set<Int>, _ keys: inout Set<Int>, _ needKey: Bool) -> Int {
-      var total = 0
-      if !seen.contains(node) {
-        seen.insert(node)
-        total += 1
-        if let parent = nodes[node].parent {
-          total += cost(parent, &seen, &keys, !nodes[node].component!.isHardened)
-        }
-      }
-      if needKey, nodes[node].curve == .secp256k1, !keys.contains(node) {
-        keys.insert(node)
-        total += 16
-      }
-      return total
-    }
     while !remaining.isEmpty {
       var best = 0
       var bestCost = Int.max
       for (position, entry) in remaining.enumerated() {
-        var seen = done
-        var keys = withPublicKey
-        let leafCost =
-          cost(entry.node, &seen, &keys, nodes[entry.node].curve == .secp256k1)
-          + (nodes[entry.node].curve == .ed25519 ? 16 : 0)
-        if leafCost < bestCost { (best, bestCost) = (position, leafCost) }
+        let added = cost(entry.node, commit: false)
+        if added < bestCost { (best, bestCost) = (position, added) }
       }
       let entry = remaining.remove(at: best)
-      _ = cost(entry.node, &done, &withPublicKey, nodes[entry.node].curve == .secp256k1)
+      _ = cost(entry.node, commit: true)
       ordered.append(Entry(node: entry.node, identity: entry.identity, targets: entry.targets))
     }
     plan = ordered

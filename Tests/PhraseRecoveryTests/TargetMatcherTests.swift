@@ -116,6 +116,13 @@ struct TargetMatcherTests {
         "--path m/44'/60'/0'/0/{0-19}", [.address(address, paths: template)],
         .init(seeds: 1, publicKeys: 22, hmacs: 25)
       ),
+      // The largest template: m/44'/60'/0', its 10 children and 1000 addresses; HMACs m,
+      // 44', 60', 0', 10 and 1000.
+      (
+        "--path m/44'/60'/0'/{0-9}/{0-99}",
+        [.address(address, paths: try! DerivationPathTemplate("m/44'/60'/0'/{0-9}/{0-99}").paths)],
+        .init(seeds: 1, publicKeys: 1011, hmacs: 1014)
+      ),
       // m, 44', 73405', then 5 × (i', 0', 0').
       (
         "--peer-id --path m/44'/73405'/{0-4}'/0'/0'",
