@@ -41,6 +41,8 @@ struct Report: Encodable {
   var peakRSSKiB: Int?
   /// `recover`'s kernels: seeds and addresses per second per core (RecoverKernels.swift).
   var recoverKernels: RecoverKernelReport?
+  /// `recover` as a whole, ×hashlib, on every engine (RecoverEndToEnd.swift).
+  var recoverEndToEnd: RecoverEndToEndReport?
   /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
   var wholeProcess: WholeProcessResult?
 }
@@ -226,76 +228,8 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
 
 // MARK: - recover, end to end
 
-/// `freedom-keys recover` run as a user runs it (the release binary, see WholeProcess.swift's
-/// `freedomKeysBinary`) on abandon … about with words 3 and 7 unknown (2048² candidates,
-/// 262,144 checksum-valid), two threads, against targets that are not the phrase's, so every
-/// checksum-valid candidate is derived: one key (`--peer-id`), `--address --accounts 1` and the
-/// default `--address`. Searches shard 1/8 (the whole space with
-/// FREEDOM_KEYS_BENCH_RECOVER_FULL=1); reports wall and CPU time per checksum-valid candidate.
-@MainActor func recoverEndToEnd() throws {
-  let name = "recover end to end: 12 words, 2 unknown, 2 threads"
-  if let filter, !name.contains(filter) { return }
-  guard let binary = freedomKeysBinary() else { return }
-  var words = mnemonic.split(separator: " ").map(String.init)
-  (words[2], words[6]) = ("?", "?")
-  let file = FileManager.default.temporaryDirectory
-    .appendingPathComponent("freedom-keys-bench-recover-\(getpid())").path
-  FileManager.default.createFile(
-    atPath: file, contents: Data((words.joined(separator: " ") + "\n").utf8),
-    attributes: [.posixPermissions: 0o600])
-  defer { try? FileManager.default.removeItem(atPath: file) }
-  let other = try FreedomProfile(seed: SecureBytes([UInt8](repeating: 7, count: 64)))
-  let full = ProcessInfo.processInfo.environment["FREEDOM_KEYS_BENCH_RECOVER_FULL"] == "1"
-  let shards = full ? 1 : 8
-  let targets: [(String, [String])] = [
-    ("--peer-id (one key)", ["--peer-id", other.ipfs.peerID.base58]),
-    ("--address --accounts 1", ["--address", other.swarm.address.checksummed, "--accounts", "1"]),
-    ("--address (default accounts)", ["--address", other.swarm.address.checksummed]),
-  ]
-  for (label, target) in targets {
-    let arguments =
-      ["recover", "--mnemonic-file", file, "--threads", "2", "--shard", "1/\(shards)", "--json"]
-      + target
-    var before = rusage()
-    getrusage(RUSAGE_CHILDREN, &before)
-    let wall0 = now(CLOCK_MONOTONIC)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let wall = now(CLOCK_MONOTONIC) - wall0
-    var after = rusage()
-    getrusage(RUSAGE_CHILDREN, &after)
-    // Exit 4: every candidate searched, none matched, as intended.
-    guard process.terminationStatus == 4,
-      let result = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let valid = (result["checksumValid"] as? NSNumber)?.doubleValue, valid > 0
-    else {
-      FileHandle.standardError.write(Data("\(name) \(label): recover failed\n".utf8))
-      continue
-    }
-    func milliseconds(_ time: timeval) -> Double {
-      Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000
-    }
-    let cpu =
-      milliseconds(after.ru_utime) + milliseconds(after.ru_stime) - milliseconds(before.ru_utime)
-      - milliseconds(before.ru_stime)
-    report.cases.append(
-      CaseResult(
-        name: "\(name), \(label) (shard 1/\(shards)); ms per checksum-valid candidate",
-        iterations: Int(valid), medianMs: wall / valid, medianCpuMs: cpu / valid, minMs: wall,
-        maxMs: wall))
-    FileHandle.standardError.write(
-      Data(
-        ("\(name), \(label): \(Int(valid)) checksum-valid in \(wall / 1000) s = "
-          + "\(Int(valid / wall * 1000))/s on 2 threads (CPU \(cpu / valid) ms each)\n").utf8))
-  }
-}
+// MARK: - recover, end to end (RecoverEndToEnd.swift)
+
 try recoverEndToEnd()
 try measureRecoverKernels()
 if filter.map({ "whole process".contains($0) }) ?? true {

@@ -2,6 +2,7 @@ internal import CIPSecMB
 internal import COpenSSL
 internal import CSodium
 import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -20,7 +21,8 @@ import Synchronization
 /// distributions, the package missing, a self-test failure) each seed comes from
 /// `PBKDF2.hmacSHA512`, with the same result. The library is never a link-time dependency.
 ///
-/// Set `FREEDOM_KEYS_MULTIBUFFER=off` in the environment to use the single-stream code only.
+/// Set `FREEDOM_KEYS_MULTIBUFFER=off` in the environment to use the single-stream code only, or
+/// `FREEDOM_KEYS_MULTIBUFFER=avx2` to use the AVX2 manager where AVX-512 is available too.
 public enum PBKDF2SHA512Batch {
   /// The byte length of each seed.
   public static let seedByteCount = 64
@@ -75,8 +77,13 @@ public enum PBKDF2SHA512Batch {
 
   /// The engine `deriveBIP39Seeds(mnemonics:salt:iterations:)` uses on this machine.
   public static var engine: Engine {
-    if disabledByEnvironment { return .singleStream }
-    return availableEngines.last ?? .singleStream
+    if requestedByEnvironment == "off" { return .singleStream }
+    let available = availableEngines
+    // FREEDOM_KEYS_MULTIBUFFER=avx2 picks the AVX2 manager where AVX-512 would be the default.
+    if requestedByEnvironment == "avx2", available.contains(.multiBufferAVX2) {
+      return .multiBufferAVX2
+    }
+    return available.last ?? .singleStream
   }
 
   /// Every engine that works here, slowest first; `.singleStream` always.
@@ -99,8 +106,8 @@ public enum PBKDF2SHA512Batch {
     return library.version
   }
 
-  private static let disabledByEnvironment =
-    ProcessInfo.processInfo.environment["FREEDOM_KEYS_MULTIBUFFER"] == "off"
+  private static let requestedByEnvironment =
+    ProcessInfo.processInfo.environment["FREEDOM_KEYS_MULTIBUFFER"]
 
   private static func singleStream(
     _ mnemonics: [SecureBytes], _ salt: SecureBytes, _ iterations: Int

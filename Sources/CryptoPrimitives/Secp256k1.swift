@@ -1,4 +1,5 @@
 internal import CSecp256k1
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -133,6 +134,52 @@ public enum Secp256k1 {
       let ok = secp256k1_ec_pubkey_serialize(Secp256k1.context, &out, &length, &point, flags)
       precondition(ok == 1, "secp256k1_ec_pubkey_serialize failed on a parsed point")
       return out
+    }
+  }
+}
+
+// MARK: - In place, for the recovery search
+
+extension Secp256k1 {
+  /// Whether the 32 bytes at `key` are a private key (a scalar in [1, n − 1]).
+  package static func isValidPrivateKey(_ key: UnsafeRawPointer) -> Bool {
+    secp256k1_ec_seckey_verify(context, key.assumingMemoryBound(to: UInt8.self)) == 1
+  }
+
+  /// `key = (key + tweak) mod n` on 32-byte buffers, with no allocation; false (the key then
+  /// undefined) when the tweak is not below n or the sum is zero.
+  package static func addTweak(_ tweak: UnsafeRawPointer, toPrivateKey key: UnsafeMutableRawPointer)
+    -> Bool
+  {
+    secp256k1_ec_seckey_tweak_add(
+      context, key.assumingMemoryBound(to: UInt8.self), tweak.assumingMemoryBound(to: UInt8.self))
+      == 1
+  }
+
+  /// `K = k·G` of the valid 32-byte private key at `key` (one point multiplication), written
+  /// as the 33-byte compressed encoding to `compressed` and, if given, as the 64-byte point
+  /// X ‖ Y (the uncompressed encoding without `04`, what an Ethereum address hashes) to `point`.
+  package static func publicKey(
+    of key: UnsafeRawPointer, compressed: UnsafeMutableRawPointer?,
+    point: UnsafeMutableRawPointer?
+  ) {
+    var pubkey = secp256k1_pubkey()
+    let created = secp256k1_ec_pubkey_create(
+      context, &pubkey, key.assumingMemoryBound(to: UInt8.self))
+    precondition(created == 1, "secp256k1_ec_pubkey_create rejected a validated key")
+    if let compressed {
+      var length = PublicKey.compressedByteCount
+      _ = secp256k1_ec_pubkey_serialize(
+        context, compressed.assumingMemoryBound(to: UInt8.self), &length, &pubkey,
+        UInt32(SECP256K1_EC_COMPRESSED))
+    }
+    if let point {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PublicKey.uncompressedByteCount) {
+        var length = PublicKey.uncompressedByteCount
+        _ = secp256k1_ec_pubkey_serialize(
+          context, $0.baseAddress!, &length, &pubkey, UInt32(SECP256K1_EC_UNCOMPRESSED))
+        point.copyMemory(from: $0.baseAddress! + 1, byteCount: PublicKey.uncompressedByteCount - 1)
+      }
     }
   }
 }

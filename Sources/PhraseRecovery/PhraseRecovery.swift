@@ -254,7 +254,15 @@ package final class PhraseRecovery: Sendable {
   package func measureSecondsPerCandidate(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
     -> Double
   {
-    guard !targets.isEmpty else { return 0 }
+    measureCandidates(samples: samples).seconds
+  }
+
+  /// `measureSecondsPerCandidate` with what the matcher computed for the samples: per seed,
+  /// `work` divided by `work.seeds`; `fewest` is what one seed that matches nothing needs.
+  package func measureCandidates(samples: Int = PBKDF2SHA512Batch.preferredBatchSize)
+    -> (seconds: Double, work: TargetMatcher.Stats, fewest: TargetMatcher.Stats)
+  {
+    guard !targets.isEmpty else { return (0, .init(), .init()) }
     let matcher = TargetMatcher(targets: targets)
     let phrases = (0..<max(1, samples)).map { _ in
       (try? Mnemonic.generate(wordCount: search.wordCount, language: search.phrase.language))!
@@ -263,9 +271,9 @@ package final class PhraseRecovery: Sendable {
     let start = DispatchTime.now().uptimeNanoseconds
     let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
       mnemonics: phrases, salt: salt, iterations: Mnemonic.seedIterations)
-    for seed in seeds { _ = matcher.match(seed: seed) }
+    _ = matcher.firstMatch(in: seeds)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return elapsed / Double(phrases.count)
+    return (elapsed / Double(phrases.count), matcher.stats, matcher.fewestPerSeed)
   }
 
   // MARK: - The worker
@@ -303,15 +311,14 @@ package final class PhraseRecovery: Sendable {
           let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
           let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
             mnemonics: sentences, salt: salt, iterations: Mnemonic.seedIterations)
-          for (slot, seed) in seeds.enumerated() {
-            counts.checked += 1
-            if let label = matcher.match(seed: seed) {
-              let indices = (0..<length).map { Int(batch[slot * length + $0]) }
-              found = Found(
-                part: batchParts[slot], indices: indices, label: label,
-                record: match(part: batchParts[slot], indices: indices))
-              break
-            }
+          if let (slot, label) = matcher.firstMatch(in: seeds) {
+            counts.checked += UInt64(slot + 1)
+            let indices = (0..<length).map { Int(batch[slot * length + $0]) }
+            found = Found(
+              part: batchParts[slot], indices: indices, label: label,
+              record: match(part: batchParts[slot], indices: indices))
+          } else {
+            counts.checked += UInt64(seeds.count)
           }
           batchCount = 0
         }

@@ -12,8 +12,10 @@ package enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
   /// MetaMask's (and most wallets') account i, m/44'/60'/0'/0/i; 0 is the user wallet and 1
   /// the Swarm wallet, so only i ≥ 2 is an identity of its own.
   case metamask(UInt32)
-  /// A secp256k1 key at any path (`--path`).
+  /// A secp256k1 key at any path (`--path` with an address).
   case custom(DerivationPath)
+  /// An Ed25519 (SLIP-0010) key at any path of hardened steps (`--path` with a PeerID or DID).
+  case ed25519(DerivationPath)
   /// The IPFS (kubo) key, m/44'/73405'/0'/0'/0'.
   case ipfs
   /// The Radicle key, m/44'/73404'/0'/0'/0'.
@@ -27,7 +29,7 @@ package enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
     case .swarm: "swarm.address"
     case .publisher(let index): "publishers[\(index)].address"
     case .metamask(let index): "metamask[\(index)].address"
-    case .custom(let path): path.description
+    case .custom(let path), .ed25519(let path): path.description
     case .ipfs: "ipfs.peerId"
     case .radicle: "radicle.did"
     }
@@ -41,27 +43,16 @@ package enum RecoveryIdentity: Hashable, Sendable, CustomStringConvertible {
     case .publisher(let index): try! FreedomProfile.publisherPath(index: index)
     case .metamask(let index):
       FreedomProfile.swarmPath.parent.appending(try! .init(index: index, hardened: false))
-    case .custom(let path): path
+    case .custom(let path), .ed25519(let path): path
     case .ipfs: FreedomProfile.ipfsPath
     case .radicle: FreedomProfile.radiclePath
     }
   }
 
-  var isEd25519: Bool { self == .ipfs || self == .radicle }
-
-  /// Derivation order, cheapest first: an Ed25519 key is one HMAC chain and one key pair; the
-  /// Swarm wallet and the user wallet share m/44'/60'/0'/0; the others are paths of their own.
-  var cost: Int {
+  var isEd25519: Bool {
     switch self {
-    case .ipfs: 0
-    case .radicle: 1
-    case .swarm: 2
-    case .wallet(0): 3
-    case .wallet(let index): 4 + 2 * Int(index)
-    case .publisher(let index): 5 + 2 * Int(index)
-    // A child of m/44'/60'/0'/0, derived for the Swarm wallet already: one step each.
-    case .metamask(let index): 3 + Int(min(index, 1 << 20))
-    case .custom(let path): 4 + 2 * path.components.count
+    case .ipfs, .radicle, .ed25519(_): true
+    default: false
     }
   }
 }
@@ -117,6 +108,32 @@ package struct RecoveryTarget: Sendable, Equatable {
     RecoveryTarget(value: .ed25519(identity.publicKey.rawRepresentation), identities: [.radicle])
   }
 
+  /// A PeerID whose Ed25519 key is at one of `paths`; every step must be hardened, as
+  /// SLIP-0010 derives Ed25519 keys through hardened steps only.
+  package static func peerID(_ peerID: Libp2pPeerID, paths: [DerivationPath])
+    throws(KeyDerivationError) -> RecoveryTarget
+  {
+    try ed25519(peerID.publicKey.rawRepresentation, paths: paths)
+  }
+
+  /// A Radicle node id or DID whose key is at one of `paths` (hardened steps only).
+  package static func radicle(_ identity: RadicleIdentity, paths: [DerivationPath])
+    throws(KeyDerivationError) -> RecoveryTarget
+  {
+    try ed25519(identity.publicKey.rawRepresentation, paths: paths)
+  }
+
+  private static func ed25519(_ publicKey: [UInt8], paths: [DerivationPath])
+    throws(KeyDerivationError) -> RecoveryTarget
+  {
+    for path in paths {
+      if let offset = path.components.firstIndex(where: { !$0.isHardened }) {
+        throw .nonHardenedEd25519(position: offset + 1, path: path)
+      }
+    }
+    return RecoveryTarget(value: .ed25519(publicKey), identities: paths.map { .ed25519($0) })
+  }
+
   /// The Swarm overlay (32 bytes) on `networkID` with `nonce` (zero unless bee mined one).
   package static func overlay(
     _ overlay: [UInt8], networkID: UInt64 = SwarmOverlay.mainnet,
@@ -150,76 +167,4 @@ package struct RecoveryTarget: Sendable, Equatable {
 extension DerivationPath {
   /// The path without its last component.
   fileprivate var parent: DerivationPath { DerivationPath(components: components.dropLast()) }
-}
-
-/// Derives from a seed only what the targets need, cheapest first, and compares raw bytes.
-/// One per worker thread: it holds no state shared with others.
-struct TargetMatcher {
-  private let targets: [RecoveryTarget]
-  /// The identities to derive, cheapest first, with the targets each may match.
-  private let plan: [(identity: RecoveryIdentity, targets: [Int])]
-
-  init(targets: [RecoveryTarget]) {
-    self.targets = targets
-    var byIdentity: [RecoveryIdentity: [Int]] = [:]
-    for (index, target) in targets.enumerated() {
-      for identity in target.identities { byIdentity[identity, default: []].append(index) }
-    }
-    plan = byIdentity.sorted { $0.key.cost < $1.key.cost }.map { ($0.key, $0.value) }
-  }
-
-  /// The label of the first target the seed's identities match, or nil.
-  func match(seed: SecureBytes) -> String? {
-    var ed25519Master: SLIP10Ed25519Key?
-    var secp256k1Master: ExtendedPrivateKey?
-    var walletParent: ExtendedPrivateKey?
-    // Parents of --path keys already derived for this seed, so siblings share them.
-    var parents: [DerivationPath: ExtendedPrivateKey] = [:]
-    for (identity, indices) in plan {
-      if identity.isEd25519 {
-        let master = ed25519Master ?? SLIP10Ed25519Key(seed: seed)
-        ed25519Master = master
-        guard let key = try? master.derive(identity.path) else { continue }
-        let publicKey = key.publicKey.rawRepresentation
-        for index in indices where targets[index].value == .ed25519(publicKey) {
-          return targets[index].label(for: identity)
-        }
-        continue
-      }
-      guard let master = secp256k1Master ?? (try? ExtendedPrivateKey(seed: seed)) else {
-        return nil
-      }
-      secp256k1Master = master
-      let key: ExtendedPrivateKey?
-      switch identity {
-      case .swarm, .wallet(0), .metamask:
-        let parent = walletParent ?? (try? master.derive(identity.path.parent))
-        walletParent = parent
-        key = try? parent?.child(identity.path.components.last!)
-      case .custom(let path):
-        let parentPath = path.parent
-        let parent = parents[parentPath] ?? (try? master.derive(parentPath))
-        parents[parentPath] = parent
-        key = try? parent?.child(path.components.last!)
-      default:
-        key = try? master.derive(identity.path)
-      }
-      guard let key else { continue }
-      let address = EthereumAddress(publicKey: key.publicKey)
-      for index in indices {
-        switch targets[index].value {
-        case .address(let raw) where raw == address.rawRepresentation:
-          return targets[index].label(for: identity)
-        case .overlay(let raw, let networkID, let nonce):
-          if let overlay = try? SwarmOverlay(address: address, networkID: networkID, nonce: nonce),
-            overlay.rawRepresentation == raw
-          {
-            return targets[index].label(for: identity)
-          }
-        default: continue
-        }
-      }
-    }
-    return nil
-  }
 }

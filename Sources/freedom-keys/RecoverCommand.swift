@@ -24,7 +24,7 @@ struct RecoverCommand: ParsableCommand {
   static let accounts = Option.value(
     "accounts", "n", help: "--address tries accounts and publishers 0…N-1 (3).")
   static let path = Option.value(
-    "path", "template", help: "--address tries these paths ({A-B}: a range).")
+    "path", "template", help: "Try the target at these paths ({A-B}: a range).")
   static let peerID = Option.value(
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
@@ -73,7 +73,8 @@ struct RecoverCommand: ParsableCommand {
         Swarm wallet and, for i below --accounts N (3), Freedom's wallet
         m/44'/60'/i'/0/0, MetaMask's account m/44'/60'/0'/0/i and publisher key i;
         --path TEMPLATE tries exactly the paths it names instead, {A-B} a range:
-        "m/44'/60'/0'/0/{0-19}" (at most 1000 paths). Directory targets read only public
+        "m/44'/60'/0'/0/{0-19}" (at most 1000 paths); with --peer-id or --did it names
+        Ed25519 paths, hardened steps only. Directory targets read only public
         data, no password: bee and antd keys/swarm.key's address, kubo's config
         Identity.PeerID, Radicle's keys/radicle.pub, Ant's identity.json (its key's
         address) and desktop Freedom's vault-meta.json (or identity/vault-meta.json).
@@ -131,8 +132,12 @@ struct RecoverCommand: ParsableCommand {
     }
     var paths: [DerivationPath]?
     if let text = arguments.value(Self.path) {
-      guard arguments.value(Self.address) != nil else {
-        throw arguments.usage("--path <template> only applies with --address")
+      // The target says the curve: an address is secp256k1, a PeerID or DID Ed25519.
+      guard [Self.address, Self.peerID, Self.did].filter({ arguments.value($0) != nil }).count == 1
+      else {
+        throw arguments.usage(
+          "--path <template> applies to one target: give it with one of --address, --peer-id "
+            + "or --did")
       }
       guard arguments.value(Self.accounts) == nil else {
         throw arguments.usage(
@@ -156,18 +161,32 @@ struct RecoverCommand: ParsableCommand {
       }
     }
     if let text = arguments.value(Self.peerID) {
+      let peerID: Libp2pPeerID
       do {
-        targets.append(.peerID(try Libp2pPeerID(text)))
+        peerID = try Libp2pPeerID(text)
       } catch {
         throw arguments.usage("--peer-id: \(error)")
       }
+      targets.append(
+        try paths.map { paths throws(CLIError) in
+          try Self.ed25519(arguments) { () throws(KeyDerivationError) in
+            try .peerID(peerID, paths: paths)
+          }
+        } ?? .peerID(peerID))
     }
     if let text = arguments.value(Self.did) {
+      let identity: RadicleIdentity
       do {
-        targets.append(.radicle(try RadicleIdentity(text)))
+        identity = try RadicleIdentity(text)
       } catch {
         throw arguments.usage("--did: \(error)")
       }
+      targets.append(
+        try paths.map { paths throws(CLIError) in
+          try Self.ed25519(arguments) { () throws(KeyDerivationError) in
+            try .radicle(identity, paths: paths)
+          }
+        } ?? .radicle(identity))
     }
     let networkID = try arguments.integer(Self.networkID, in: 0...UInt64.max)
     let nonceText = arguments.value(Self.overlayNonce)
@@ -219,6 +238,23 @@ struct RecoverCommand: ParsableCommand {
       progressSeconds = nil
     }
     printsJSON = arguments.flag(Self.json)
+  }
+
+  /// A PeerID or DID target at `--path`'s paths, which SLIP-0010 allows with hardened steps only.
+  private static func ed25519(
+    _ arguments: ParsedArguments, _ target: () throws(KeyDerivationError) -> RecoveryTarget
+  ) throws(CLIError) -> RecoveryTarget {
+    do {
+      return try target()
+    } catch {
+      guard case .nonHardenedEd25519(let position, _) = error else {
+        throw arguments.usage("--path: \(error)")
+      }
+      throw arguments.usage(
+        "--path: a PeerID or DID key (Ed25519, SLIP-0010) is derived through hardened steps "
+          + "only, and step \(position) is not: mark every step with ', as in m/44'/73405'/{0-4}'/0'/0'"
+      )
+    }
   }
 
   // MARK: - Running
@@ -348,7 +384,8 @@ struct RecoverCommand: ParsableCommand {
     line +=
       ", \(valid.exact ? "" : "about ")\(Self.grouped(UInt64(valid.value.rounded()))) pass the checksum"
     if !recovery.targets.isEmpty {
-      let perCandidate = recovery.measureSecondsPerCandidate()
+      let (perCandidate, work, fewest) = recovery.measureCandidates()
+      Output.standardError(Self.engineLine(work: work, fewest: fewest))
       let parallel = Double(min(threadCount, ProcessInfo.processInfo.activeProcessorCount))
       var seconds = valid.value * perCandidate / parallel
       if let resumed, candidates > 0 {
@@ -364,6 +401,29 @@ struct RecoverCommand: ParsableCommand {
         + "(\(Self.grouped(resumed.candidates)) of \(Self.grouped(candidates)) candidates)"
     }
     Output.standardError(line + "\n")
+  }
+
+  /// The first line of a search: the seed engine and, per candidate, the point
+  /// multiplications the targets cost against the fewest they need.
+  /// "engine: multi-buffer AVX-512 (libIPSec_MB 1.3.0); per candidate 20 secp256k1 public keys
+  /// (the fewest these targets need: 20), 24 HMAC-SHA512, 0 Ed25519 keys".
+  static func engineLine(work: TargetMatcher.Stats, fewest: TargetMatcher.Stats) -> String {
+    let engine = PBKDF2SHA512Batch.engine
+    var line = "engine: \(engine)"
+    if engine == .singleStream {
+      line +=
+        " (\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "FREEDOM_KEYS_MULTIBUFFER=off"))"
+    } else if let version = PBKDF2SHA512Batch.multiBufferLibraryVersion {
+      line += " (libIPSec_MB \(version))"
+    }
+    let seeds = max(1, work.seeds)
+    func each(_ count: Int) -> String {
+      count % seeds == 0 ? "\(count / seeds)" : String(Double(count) / Double(seeds))
+    }
+    return line
+      + "; per candidate \(each(work.publicKeys)) secp256k1 public keys (the fewest these targets "
+      + "need: \(fewest.publicKeys)), \(each(work.hmacs)) HMAC-SHA512, \(each(work.ed25519Keys)) "
+      + "Ed25519 keys\n"
   }
 
   private func report(

@@ -1,0 +1,293 @@
+import CryptoPrimitives
+import VaultKeys
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Derives from a seed only what the targets need and compares raw bytes.
+///
+/// Every path of every identity is one branch of a prefix tree per curve, so a common parent
+/// (m/44'/60' of all wallets, m/44'/60'/0'/0 of the Swarm wallet, wallet 0 and every MetaMask
+/// account, m/44'/73406' of the publishers, a `--path` template's shared prefix) is derived once
+/// per seed, and a node's secp256k1 public key is computed only when a non-hardened child or an
+/// address needs it, at most once. The identities are tried in the order that adds the least
+/// work first, and the first match ends the seed.
+///
+/// Each node's key and chain code live in one wiped scratch buffer per batch of seeds; the
+/// per-node steps run in place through libsecp256k1 and libsodium with no key objects.
+/// One per worker thread: it counts its work in `stats` and shares nothing.
+package final class TargetMatcher {
+  /// What the matcher computed: per seed, or in total.
+  package struct Stats: Sendable, Equatable, CustomStringConvertible {
+    /// Seeds matched against the targets.
+    package var seeds = 0
+    /// secp256k1 public keys, one point multiplication each.
+    package var publicKeys = 0
+    /// HMAC-SHA512s: the masters and one per child step.
+    package var hmacs = 0
+    /// Ed25519 key pairs (PeerIDs, DIDs).
+    package var ed25519Keys = 0
+
+    package init(seeds: Int = 0, publicKeys: Int = 0, hmacs: Int = 0, ed25519Keys: Int = 0) {
+      self.seeds = seeds
+      self.publicKeys = publicKeys
+      self.hmacs = hmacs
+      self.ed25519Keys = ed25519Keys
+    }
+
+    package var description: String {
+      "\(publicKeys) secp256k1 public keys, \(hmacs) HMAC-SHA512, \(ed25519Keys) Ed25519 keys"
+    }
+  }
+
+  private enum Curve { case secp256k1, ed25519 }
+
+  /// A node of the tree: a master (no component) or a child step.
+  private struct Node {
+    let curve: Curve
+    let parent: Int?
+    let component: DerivationPath.Component?
+    /// A non-hardened child or an address needs this node's public key.
+    var needsPublicKey = false
+  }
+
+  /// One identity to try: its node and the targets it may match.
+  private struct Entry {
+    let node: Int
+    let identity: RecoveryIdentity
+    let targets: [Int]
+  }
+
+  private let targets: [RecoveryTarget]
+  private let nodes: [Node]
+  /// The identities, in the order that adds the least work first.
+  private let plan: [Entry]
+  /// Per node, for the seed at hand: derived, valid, public key computed.
+  private var flags: [UInt8]
+  /// The work one seed that matches nothing takes: the fewest the identities need, every node
+  /// of the tree once and a public key only where a non-hardened child or an address needs it.
+  package let fewestPerSeed: Stats
+  /// What this matcher computed so far.
+  package private(set) var stats = Stats()
+
+  private static let derived: UInt8 = 1
+  private static let valid: UInt8 = 2
+  private static let hasPublicKey: UInt8 = 4
+  /// Per node in the scratch: key ‖ chain code (64), compressed public key (33, at 64),
+  /// point X ‖ Y (64, at 128).
+  private static let stride = 192
+  private static let keyBytes = 32
+  private static let compressedOffset = 64
+  private static let pointOffset = 128
+  /// After the nodes: a child's HMAC message, 0x00 ‖ k or serP(K), then ser32(i).
+  private static let messageBytes = 37
+  private static let secp256k1Seed = Array("Bitcoin seed".utf8)
+  private static let ed25519Seed = Array("ed25519 seed".utf8)
+
+  package init(targets: [RecoveryTarget]) {
+    self.targets = targets
+    var nodes: [Node] = []
+    var masters: [Curve: Int] = [:]
+    var children: [Int: [DerivationPath.Component: Int]] = [:]
+    var entryOf: [RecoveryIdentity: Int] = [:]
+    var found: [(node: Int, identity: RecoveryIdentity, targets: [Int])] = []
+    for (targetIndex, target) in targets.enumerated() {
+      for identity in target.identities {
+        if let entry = entryOf[identity] {
+          found[entry].targets.append(targetIndex)
+          continue
+        }
+        let curve: Curve = identity.isEd25519 ? .ed25519 : .secp256k1
+        var node: Int
+        if let master = masters[curve] {
+          node = master
+        } else {
+          nodes.append(Node(curve: curve, parent: nil, component: nil))
+          node = nodes.count - 1
+          masters[curve] = node
+        }
+        for component in identity.path.components {
+          if let child = children[node]?[component] {
+            node = child
+            continue
+          }
+          if !component.isHardened { nodes[node].needsPublicKey = true }
+          nodes.append(Node(curve: curve, parent: node, component: component))
+          children[node, default: [:]][component] = nodes.count - 1
+          node = nodes.count - 1
+        }
+        if curve == .secp256k1 { nodes[node].needsPublicKey = true }
+        found.append((node, identity, [targetIndex]))
+        entryOf[identity] = found.count - 1
+      }
+    }
+    self.nodes = nodes
+    flags = [UInt8](repeating: 0, count: nodes.count)
+
+    // Cheapest first: each step takes the identity whose missing work costs least, counting a
+    // point multiplication (secp256k1 or Ed25519) as 16 HMACs, about what they cost here.
+    var derived = [Bool](repeating: false, count: nodes.count)
+    var keyed = [Bool](repeating: false, count: nodes.count)
+    /// The HMACs and point multiplications `node` adds to what is derived; with `commit`, marks
+    /// them derived.
+    func cost(_ node: Int, commit: Bool) -> Int {
+      var total = 0
+      var current: Int? = node
+      var needsKey = nodes[node].curve == .secp256k1
+      while let index = current {
+        if needsKey, !keyed[index] {
+          total += 16
+          if commit { keyed[index] = true }
+        }
+        if derived[index] { break }
+        total += 1
+        if commit { derived[index] = true }
+        needsKey = nodes[index].component.map { !$0.isHardened } ?? false
+        current = nodes[index].parent
+      }
+      return total + (nodes[node].curve == .ed25519 ? 16 : 0)
+    }
+    var ordered: [Entry] = []
+    var remaining = found
+    while !remaining.isEmpty {
+      var best = 0
+      var bestCost = Int.max
+      for (position, entry) in remaining.enumerated() {
+        let added = cost(entry.node, commit: false)
+        if added < bestCost { (best, bestCost) = (position, added) }
+      }
+      let entry = remaining.remove(at: best)
+      _ = cost(entry.node, commit: true)
+      ordered.append(Entry(node: entry.node, identity: entry.identity, targets: entry.targets))
+    }
+    plan = ordered
+    fewestPerSeed = Stats(
+      seeds: 1, publicKeys: nodes.filter { $0.curve == .secp256k1 && $0.needsPublicKey }.count,
+      hmacs: nodes.count, ed25519Keys: found.filter { nodes[$0.node].curve == .ed25519 }.count)
+  }
+
+  /// The label of the first target the seed's identities match, or nil.
+  package func match(seed: SecureBytes) -> String? {
+    firstMatch(in: [seed])?.label
+  }
+
+  /// The first seed of `seeds` whose identities match a target: its position and the label.
+  package func firstMatch(in seeds: [SecureBytes]) -> (index: Int, label: String)? {
+    guard !plan.isEmpty, !seeds.isEmpty else { return nil }
+    var result: (index: Int, label: String)?
+    _ = SecureBytes(count: nodes.count * Self.stride + Self.messageBytes) { scratch in
+      let base = scratch.baseAddress!
+      for (index, seed) in seeds.enumerated() {
+        if let label = match(seed: seed, scratch: base) {
+          result = (index, label)
+          break
+        }
+      }
+    }
+    return result
+  }
+
+  private func match(seed: SecureBytes, scratch: UnsafeMutableRawPointer) -> String? {
+    stats.seeds += 1
+    for index in flags.indices { flags[index] = 0 }
+    for entry in plan {
+      guard derive(entry.node, seed, scratch) else { continue }
+      let slot = scratch + entry.node * Self.stride
+      if nodes[entry.node].curve == .ed25519 {
+        stats.ed25519Keys += 1
+        let key = SecureBytes(UnsafeRawBufferPointer(start: slot, count: Self.keyBytes))
+        // Always 32 bytes, the only thing the initializer checks.
+        let publicKey = try! Ed25519.PrivateKey(rawRepresentation: key).publicKey
+        for target in entry.targets
+        where targets[target].value == .ed25519(publicKey.rawRepresentation) {
+          return targets[target].label(for: entry.identity)
+        }
+        continue
+      }
+      publicKey(entry.node, scratch)
+      let digest = Keccak256.hash(
+        UnsafeRawBufferPointer(start: slot + Self.pointOffset, count: 64))
+      let address = digest[(digest.count - EthereumAddress.byteCount)...]
+      for target in entry.targets {
+        switch targets[target].value {
+        case .address(let raw) where raw.elementsEqual(address):
+          return targets[target].label(for: entry.identity)
+        case .overlay(let raw, let networkID, let nonce):
+          if let address = try? EthereumAddress(rawRepresentation: Array(address)),
+            let overlay = try? SwarmOverlay(address: address, networkID: networkID, nonce: nonce),
+            overlay.rawRepresentation == raw
+          {
+            return targets[target].label(for: entry.identity)
+          }
+        default: continue
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Derives `node` (and the parents it lacks) into its slot; false when BIP-32 declares it
+  /// or a parent invalid.
+  private func derive(_ node: Int, _ seed: SecureBytes, _ scratch: UnsafeMutableRawPointer)
+    -> Bool
+  {
+    if flags[node] & Self.derived != 0 { return flags[node] & Self.valid != 0 }
+    flags[node] |= Self.derived
+    let slot = scratch + node * Self.stride
+    let curve = nodes[node].curve
+    guard let parent = nodes[node].parent, let component = nodes[node].component else {
+      stats.hmacs += 1
+      let output = HMACSHA512.authenticate(
+        key: curve == .secp256k1 ? Self.secp256k1Seed : Self.ed25519Seed, message: seed)
+      output.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: 64) }
+      if curve == .secp256k1, !Secp256k1.isValidPrivateKey(slot) { return false }
+      flags[node] |= Self.valid
+      return true
+    }
+    guard derive(parent, seed, scratch) else { return false }
+    let parentSlot = scratch + parent * Self.stride
+    let message = scratch + nodes.count * Self.stride
+    if component.isHardened {
+      message.storeBytes(of: 0, as: UInt8.self)
+      (message + 1).copyMemory(from: parentSlot, byteCount: Self.keyBytes)
+    } else {
+      publicKey(parent, scratch)
+      message.copyMemory(
+        from: parentSlot + Self.compressedOffset, byteCount: Secp256k1.PublicKey.compressedByteCount
+      )
+    }
+    message.storeBytes(of: component.rawIndex.bigEndian, toByteOffset: 33, as: UInt32.self)
+    let chainCode = UnsafeRawBufferPointer(start: parentSlot + Self.keyBytes, count: 32)
+    let input = UnsafeRawBufferPointer(start: message, count: Self.messageBytes)
+    stats.hmacs += 1
+    let output = HMACSHA512.authenticate(key: chainCode, message: input)
+    if curve == .ed25519 {
+      output.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: 64) }
+    } else {
+      // k_child = IL + k_parent; libsecp256k1 rejects IL ≥ n and a zero sum, the two cases
+      // BIP-32 declares invalid.
+      slot.copyMemory(from: parentSlot, byteCount: Self.keyBytes)
+      let ok = output.withUnsafeBytes { bytes in
+        (slot + Self.keyBytes).copyMemory(
+          from: bytes.baseAddress! + Self.keyBytes, byteCount: Self.keyBytes)
+        return Secp256k1.addTweak(bytes.baseAddress!, toPrivateKey: slot)
+      }
+      guard ok else { return false }
+    }
+    flags[node] |= Self.valid
+    return true
+  }
+
+  /// Computes the public key of a derived, valid secp256k1 node once.
+  private func publicKey(_ node: Int, _ scratch: UnsafeMutableRawPointer) {
+    guard flags[node] & Self.hasPublicKey == 0 else { return }
+    flags[node] |= Self.hasPublicKey
+    stats.publicKeys += 1
+    let slot = scratch + node * Self.stride
+    Secp256k1.publicKey(
+      of: slot, compressed: slot + Self.compressedOffset, point: slot + Self.pointOffset)
+  }
+}
