@@ -538,7 +538,7 @@ class Freedom(Node):
         self.radicle = Radicle.__new__(Radicle)
         self.radicle.h = h
         self.template = os.path.join(h.scratch, "freedom-template")
-        status, _, err = h.run(["export", "freedom", "--user-data", self.template], "A")
+        status, _, err = h.run(["export", "freedom", "--user-data", self.template, "--create"], "A")
         assert status == 0, err
         ant = os.path.join(self.template, "ant-data")
         with open(os.path.join(ant, "keys", "pss.key"), "wb") as f:
@@ -550,7 +550,7 @@ class Freedom(Node):
         self.address = {"A": self.address_of(self.template)}
         self.radicle.key = {"A": self.radicle.key_of(os.path.join(self.template, "radicle-data"))}
         reference = os.path.join(h.scratch, "freedom-B")
-        h.run(["export", "freedom", "--user-data", reference], "B")
+        h.run(["export", "freedom", "--user-data", reference, "--create"], "B")
         self.address["B"] = self.address_of(reference)
         self.radicle.key["B"] = self.radicle.key_of(os.path.join(reference, "radicle-data"))
 

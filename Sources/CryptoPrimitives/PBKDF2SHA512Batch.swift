@@ -2,6 +2,7 @@ internal import CIPSecMB
 internal import COpenSSL
 internal import CSodium
 import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

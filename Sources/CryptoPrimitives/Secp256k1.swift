@@ -1,4 +1,5 @@
 internal import CSecp256k1
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

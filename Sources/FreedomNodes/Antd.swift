@@ -127,6 +127,26 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     return NodePassword(password: password, source: .passwordFile(file))
   }
 
+  /// Refuses a desktop userData (antd's directory is the ant-data inside it), another part of
+  /// a desktop installation (its bee-data, identity/, R/<slot>…) and bee's, kubo's or
+  /// Radicle's own directory: antd's keys written there would be read by no antd.
+  public func requireRightDirectory() throws(NodeError) {
+    guard try NodeFileAccess.statusFollowingLinks(directory)?.isDirectory == true else { return }
+    if let part = try DesktopDirectory.part(directory) {
+      if case .partOfInstallation(.antData, _) = part { return }
+      throw .wrongDirectory(path: directory, part, wanted: .antdData)
+    }
+    if try DesktopDirectory.holdsFreedom(directory) {
+      throw .wrongDirectory(
+        path: directory,
+        .desktopUserData(antData: NodePath.join(directory, DesktopInstallation.antData)),
+        wanted: .antdData)
+    }
+    if let node = try DesktopDirectory.node(directory), node != .swarmNode {
+      throw .wrongDirectory(path: directory, .nodeDirectory(node), wanted: .antdData)
+    }
+  }
+
   /// What antd would refuse in `keystore` before trying a password.
   static func refusalBeforeDecrypting(_ keystore: Web3Keystore) -> AntdKeystoreRefusal? {
     keystore.versionIsNumber ? nil : .versionNotANumber

@@ -14,6 +14,11 @@ struct ExportFreedomCommand: ParsableCommand {
   static let radicleHome = Option.value(
     "radicle-home", "dir", help: "Radicle's home, if not where desktop looks.")
   static let force = Option.flag("force", help: "Replace another identity; keep its state aside.")
+  static let replaceVault = Option.flag(
+    "replace-vault", help: "Replace another mnemonic's vault (kept aside).")
+  static let create = Option.flag("create", help: "A new installation: <dir> may be new or empty.")
+  static let profile = Option.value(
+    "profile", "id", help: "The profile (id or name) of the app root <dir>.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -32,11 +37,20 @@ struct ExportFreedomCommand: ParsableCommand {
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
         backup (then --vault-password-file opens it and protects the new vault) or the
         hidden prompt; --vault-password-file loses one trailing newline.
+        <dir> must hold something of Freedom's (\(DesktopProfileRegistry.fileName),
+        profile.json, identity/, ant-data/, R/ …) unless --create says a new
+        installation is meant; a part of one (ant-data, R/<slot>) or another node's
+        directory is refused. --profile <id> picks a profile of the app root <dir>
+        (the default profile's userData is <dir>, others' <dir>/Profiles/<id>);
+        <dir>/Profiles/<id> alone finds its app root. A vault that opens to another
+        mnemonic, or that the password given does not open, is replaced only with
+        --replace-vault (--force covers node keys); a replaced vault's
+        \(DesktopInstallation.quickUnlockFile) no longer fits and is kept aside too.
         """,
       options: [
         MnemonicOptions.mnemonicFile, MnemonicOptions.vaultFile, vaultPassword, freedomDir,
         userData, alias,
-        radicleHome, force,
+        radicleHome, profile, create, force, replaceVault,
       ])
   }
 
@@ -46,6 +60,9 @@ struct ExportFreedomCommand: ParsableCommand {
   let aliasName: String
   let radicleOverride: String?
   let forced: Bool
+  let replacesVault: Bool
+  let creates: Bool
+  let profileName: String?
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments, passwordAlsoWritesVault: true)
@@ -67,6 +84,10 @@ struct ExportFreedomCommand: ParsableCommand {
     radicleOverride = arguments.value(Self.radicleHome)
     if radicleOverride == "" { throw arguments.usage("--radicle-home <dir> is empty") }
     forced = arguments.flag(Self.force)
+    replacesVault = arguments.flag(Self.replaceVault)
+    creates = arguments.flag(Self.create)
+    profileName = arguments.value(Self.profile)
+    if profileName == "" { throw arguments.usage("--profile <id> is empty") }
   }
 
   func run() throws {
@@ -87,13 +108,20 @@ struct ExportFreedomCommand: ParsableCommand {
       return password
     }
     let installation = try NodeText.run(.export) {
-      try DesktopInstallation(userData: directory, radicleHome: radicleOverride)
+      if let profileName {
+        return try DesktopInstallation(
+          appRoot: directory, profile: profileName, radicleHome: radicleOverride,
+          createsInstallation: creates)
+      }
+      return try DesktopInstallation(
+        userData: directory, radicleHome: radicleOverride, createsInstallation: creates)
     }
     let inputs = DesktopInstallation.ExportInputs(
       mnemonic: mnemonic, profile: profile, vaultPassword: vaultPassword, alias: aliasName)
     let outcome = try NodeText.run(.export) {
       try NodeSession.export(
-        installation, inputs, consent: ExportConsent(replacesOtherIdentities: forced),
+        installation, inputs,
+        consent: ExportConsent(replacesOtherIdentities: forced, replacesVault: replacesVault),
         events: NodeText.show)
     }
     Output.standardOutput(try report(installation, outcome, profile: profile))
@@ -134,6 +162,11 @@ struct ExportFreedomCommand: ParsableCommand {
       : "Wrote \(radicle.privateKeyPath): the Radicle key \(plan.radicle.expected) (mode 0600)\n"
     if plan.radicle.publicKey != .keep {
       text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
+    }
+    if plan.quickUnlockMovedAside {
+      text +=
+        "Moved \(installation.quickUnlockPath) aside: it was bound to the old vault; set Touch ID "
+        + "unlock up again in Freedom\n"
     }
     text += NodeText.keptAsideLines(outcome.keptAside)
     if plan.radicleOutside != nil {
