@@ -175,3 +175,49 @@ struct DesktopFilesTests {
     )
   }
 }
+
+/// antd's own identity.json in `verify --freedom-dir`: its overlay nonce named as Ant's rows name
+/// it (issue 17 item 5); on 96c9884 a nonce of neither rule said "the overlay nonce is not zero"
+/// and the nonce Ant's library derives was not named at all.
+@Suite("FreedomNodes: antd's own identity.json nonce")
+struct AntdOwnIdentityNonceTests {
+  func row(_ identity: AntIdentity) throws -> NodeFinding? {
+    let fixture = try NodeFixture()
+    try fixture.bytes("ant-data/identity.json", identity.json.withUnsafeBytes { Array($0) })
+    let findings = try NodeSession.verify(
+      Antd(directory: fixture.path("ant-data")), against: NodeFixture.profile)
+    return findings.first { $0.check == "antd identity.json" }
+  }
+
+  @Test func theDerivedNonceIsNamedAsAntsLibrarys() throws {
+    let found = try #require(
+      try row(AntIdentity(signingKey: NodeFixture.profile.swarm.privateKey, nonce: .derivedFromKey))
+    )
+    #expect(found.status == .match)
+    #expect(
+      found.problems.contains {
+        $0.hasPrefix("its overlay nonce is the nonce Ant's library derives")
+      })
+  }
+
+  @Test func anotherNonceIsNeitherRule() throws {
+    let found = try #require(
+      try row(
+        AntIdentity(
+          signingKey: NodeFixture.profile.swarm.privateKey,
+          overlayNonce: [UInt8](repeating: 7, count: 32))))
+    #expect(found.status == .mismatch)
+    #expect(
+      found.problems.contains {
+        $0.hasPrefix("its overlay nonce is neither the zero nonce iOS writes nor the nonce")
+      })
+    #expect(!found.problems.contains { $0.contains("is not zero") })
+  }
+
+  @Test func theZeroNonceAddsNothing() throws {
+    let found = try #require(
+      try row(AntIdentity(signingKey: NodeFixture.profile.swarm.privateKey, nonce: .zero)))
+    #expect(found.status == .match)
+    #expect(found.problems.isEmpty)
+  }
+}
