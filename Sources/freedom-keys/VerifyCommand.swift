@@ -40,6 +40,10 @@ struct VerifyCommand: ParsableCommand {
         \(DesktopVaultMeta.fileName)'s wallets, ant-data (with \(Antd.configFile)'s password), antd's
         own \(Antd.ownIdentityFile), a bee-data left from before the migration, Radicle's home and
         an old ipfs-data; what is not there is listed as absent and does not fail.
+        With --profile <id>, <dir> is the app root and the profile is found in its
+        profile registry; every profile, quick-unlock.dat, swarm-feeds.json's signers
+        and desktop's other files are reported too. A directory with nothing of
+        Freedom's (or of the node given) is exit 3: "nothing of … found here".
         """,
       options: MnemonicOptions.all + [
         beeDir, passwordFile, kuboRepo, radicleHome, antDir, antdDir, freedomDir,
