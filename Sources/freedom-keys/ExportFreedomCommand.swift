@@ -170,7 +170,8 @@ struct ExportFreedomCommand: ParsableCommand {
     }
     text += NodeText.keptAsideLines(outcome.keptAside)
     if plan.radicleOutside != nil {
-      text += "Radicle's home is outside \(directory): written in a second transaction\n"
+      text +=
+        "Radicle's home is outside \(installation.directory): written in a second transaction\n"
     }
     // Desktop runs antd and Radicle itself; the vault password is what unlocks the wallet.
     text +=

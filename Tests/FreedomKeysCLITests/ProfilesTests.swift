@@ -48,6 +48,9 @@ struct ProfilesTests {
     #expect(!fileManager.fileExists(atPath: root + "/ant-data"))
     #expect(!fileManager.fileExists(atPath: root + "/R/0"))
     #expect(tree(root + "/R/2.migrating-4242-1767225600000") == ["config.json"])
+    #expect(
+      run.stdout.contains(
+        "Radicle's home is outside \(root)/Profiles/work: written in a second transaction"))
 
     let verify = try fixture.run(["verify", "--json"] + arguments)
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
