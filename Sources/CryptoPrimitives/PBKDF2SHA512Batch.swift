@@ -2,7 +2,6 @@ internal import CIPSecMB
 internal import COpenSSL
 internal import CSodium
 import Synchronization
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

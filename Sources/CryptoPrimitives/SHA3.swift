@@ -1,5 +1,4 @@
 internal import COpenSSL
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

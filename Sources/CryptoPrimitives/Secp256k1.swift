@@ -1,5 +1,4 @@
 internal import CSecp256k1
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

@@ -1,5 +1,4 @@
 internal import CSodium
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

@@ -1,5 +1,4 @@
 import CryptoPrimitives
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
