@@ -538,7 +538,7 @@ class Freedom(Node):
         self.radicle = Radicle.__new__(Radicle)
         self.radicle.h = h
         self.template = os.path.join(h.scratch, "freedom-template")
-        status, _, err = h.run(["export", "freedom", "--user-data", self.template], "A")
+        status, _, err = h.run(["export", "freedom", "--user-data", self.template, "--create"], "A")
         assert status == 0, err
         ant = os.path.join(self.template, "ant-data")
         with open(os.path.join(ant, "keys", "pss.key"), "wb") as f:
@@ -550,7 +550,7 @@ class Freedom(Node):
         self.address = {"A": self.address_of(self.template)}
         self.radicle.key = {"A": self.radicle.key_of(os.path.join(self.template, "radicle-data"))}
         reference = os.path.join(h.scratch, "freedom-B")
-        h.run(["export", "freedom", "--user-data", reference], "B")
+        h.run(["export", "freedom", "--user-data", reference, "--create"], "B")
         self.address["B"] = self.address_of(reference)
         self.radicle.key["B"] = self.radicle.key_of(os.path.join(reference, "radicle-data"))
 
@@ -1004,6 +1004,80 @@ def radicle_home_kills(h, freedom, runs):
             shutil.rmtree(user_data, ignore_errors=True)
 
 
+def profile_nesting(h, freedom, runs):
+    """A desktop profile's Radicle home <appRoot>/R/<slot> lies outside its userData
+    <appRoot>/Profiles/<id> (issue 17 item 1): export freedom of the profile, killed at random or
+    run beside export radicle of R/<slot> (which takes the profile's lock first), leaves ant-data
+    and R/<slot> each whole, and the next export puts B wholly in place."""
+    registry = '{"version": 1, "profiles": [{"id": "default", "slot": 0}, {"id": "work", "slot": 2}]}'
+
+    def make():
+        app_root = tempfile.mkdtemp(dir=h.scratch, prefix="approot-")
+        with open(os.path.join(app_root, "profile-registry.json"), "w") as f:
+            f.write(registry)
+        user_data = os.path.join(freedom.make(app_root))
+        profile = os.path.join(app_root, "Profiles", "work")
+        os.makedirs(os.path.dirname(profile), 0o700)
+        os.rename(user_data, profile)
+        with open(os.path.join(profile, "profile.json"), "w") as f:
+            f.write('{"id": "work", "slot": 2}')
+        os.makedirs(os.path.join(app_root, "R"), 0o700)
+        os.rename(os.path.join(profile, "radicle-data"), os.path.join(app_root, "R", "2"))
+        return app_root
+
+    def arguments(app_root):
+        return ["export", "freedom", "--user-data", os.path.join(app_root, "Profiles", "work"),
+                "--force"]
+
+    def parts(app_root, scenario, run, when):
+        try:
+            ant = Antd.owner(os.path.join(app_root, "Profiles", "work", "ant-data"), freedom.address)
+            key = freedom.radicle.key_of(os.path.join(app_root, "R", "2"))
+        except Exception as error:
+            h.violations.report(scenario, run, f"{when}: {error}")
+            return None
+        radicle = {v: k for k, v in freedom.radicle.key.items()}.get(key)
+        if radicle is None:
+            h.violations.report(scenario, run, f"{when}: the Radicle key in R/2 is neither A's nor B's")
+        return ant, radicle
+
+    def left(app_root, scenario, run):
+        for name in h.leftovers(app_root):
+            h.violations.report(scenario, run, f"left behind: {name}")
+
+    typical = h.duration(make, arguments, "B")
+    radicle = ["export", "radicle", "--alias", "alice", "--force", "--home"]
+    for run in range(runs):
+        scenario = "freedom profile R/<slot> kill -9"
+        h.runs += 1
+        app_root = make()
+        h.killed(arguments(app_root), "B", h.rng.uniform(0, 1.3 * typical))
+        parts(app_root, scenario, run, "after the kill")
+        status, _, err = h.run(arguments(app_root), "B")
+        if status != 0 or parts(app_root, scenario, run, "after the export") != ("B", "B"):
+            h.violations.report(scenario, run, f"the export after the kill exited {status}: "
+                                f"{err.strip()}")
+        left(app_root, scenario, run)
+        shutil.rmtree(app_root, ignore_errors=True)
+
+        scenario = "freedom profile x radicle R/<slot> nested"
+        h.runs += 1
+        app_root = make()
+        first = subprocess.Popen(h.command(arguments(app_root), "B"),
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(h.rng.uniform(0, typical))
+        second = subprocess.Popen(h.command(radicle + [os.path.join(app_root, "R", "2")], "A"),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for p in (first, second):
+            status = p.wait()
+            err = p.stderr.read().decode()
+            if status != 0 and "another freedom-keys is changing" not in err:
+                h.violations.report(scenario, run, f"unexpected failure (exit {status}): {err.strip()}")
+        parts(app_root, scenario, run, "after both")
+        left(app_root, scenario, run)
+        shutil.rmtree(app_root, ignore_errors=True)
+
+
 def nesting_pairs(h, freedom, runs):
     """export freedom of a userData at the same time as a change to a node directory inside it
     (export antd of its ant-data, export radicle of its Radicle home) or a verify of it: the
@@ -1082,6 +1156,7 @@ def main():
         if not args.only or args.only == "nesting":
             radicle_home_kills(h, nodes[5], max(5, args.runs // 5))
             nesting_pairs(h, nodes[5], max(3, args.runs // 10))
+            profile_nesting(h, nodes[5], max(3, args.runs // 10))
         unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])
         unwritable(h, nodes[1], ["", "config"])
         unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])

@@ -1219,7 +1219,8 @@ def check_desktop_exports(
         refused = scratch / "freedom-refused"
         vault_password_file = scratch / "vault-password"
         write_private(vault_password_file, case.password.encode())
-        args = ["--user-data", str(refused), "--vault-password-file", str(vault_password_file)]
+        args = ["--user-data", str(refused), "--create", "--vault-password-file",
+                str(vault_password_file)]
         done = export("freedom", args, secrets)
         why = "a passphrase" if case.passphrase else f"a {case.language} phrase"
         written = (
@@ -1245,7 +1246,8 @@ def check_desktop_exports(
     vault_password_file = scratch / "vault-password"
     write_private(vault_password_file, (vault_password + rng.choice(["", "\n"])).encode())
     user_data = scratch / "freedom-user-data"
-    args = ["--user-data", str(user_data), "--vault-password-file", str(vault_password_file)]
+    args = ["--user-data", str(user_data), "--create", "--vault-password-file",
+            str(vault_password_file)]
     if exported("export freedom", export("freedom", args, twin_secrets)):
         swarm_key("freedom ant-data", user_data / "ant-data", want)
         try:

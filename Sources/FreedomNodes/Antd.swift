@@ -127,6 +127,26 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     return NodePassword(password: password, source: .passwordFile(file))
   }
 
+  /// Refuses a desktop userData (antd's directory is the ant-data inside it), another part of
+  /// a desktop installation (its bee-data, identity/, R/<slot>…) and bee's, kubo's or
+  /// Radicle's own directory: antd's keys written there would be read by no antd.
+  public func requireRightDirectory() throws(NodeError) {
+    guard try NodeFileAccess.statusFollowingLinks(directory)?.isDirectory == true else { return }
+    if let part = try DesktopDirectory.part(directory) {
+      if case .partOfInstallation(.antData, _) = part { return }
+      throw .wrongDirectory(path: directory, part, wanted: .antdData)
+    }
+    if try DesktopDirectory.holdsFreedom(directory) {
+      throw .wrongDirectory(
+        path: directory,
+        .desktopUserData(antData: NodePath.join(directory, DesktopInstallation.antData)),
+        wanted: .antdData)
+    }
+    if let node = try DesktopDirectory.node(directory), node != .swarmNode {
+      throw .wrongDirectory(path: directory, .nodeDirectory(node), wanted: .antdData)
+    }
+  }
+
   /// What antd would refuse in `keystore` before trying a password.
   static func refusalBeforeDecrypting(_ keystore: Web3Keystore) -> AntdKeystoreRefusal? {
     keystore.versionIsNumber ? nil : .versionNotANumber
@@ -345,10 +365,31 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
         NodeFinding(
           name, same ? .match : .mismatch, path: path,
           expected: profile.swarm.address.checksummed, found: found.checksummed,
-          reason: .antdOwnIdentityUsed(found.checksummed),
-          problems: file.problems.map(\.description)))
+          reason: .antdOwnIdentityUsed(found.checksummed), problems: Self.problems(file)))
     }
     return findings
+  }
+
+  /// The problems of antd's own identity.json, its overlay nonce named as Ant's rows name it
+  /// (the zero nonce iOS writes, the nonce Ant's library derives from the key, or neither).
+  static func problems(_ file: AntIdentityFile) -> [String] {
+    let overlay = file.identity.overlay().hex
+    var problems = file.problems.compactMap { problem -> String? in
+      if case .nonZeroNonce = problem { return nil }
+      return problem.description
+    }
+    switch file.nonceOrigin {
+    case .zero: break
+    case .derivedFromKey:
+      problems.append(
+        "its overlay nonce is the nonce Ant's library derives from the key (overlay \(overlay)), "
+          + "restored from the key as Ant's library does")
+    case .other:
+      problems.append(
+        "its overlay nonce is neither the zero nonce iOS writes nor the nonce Ant's library "
+          + "derives from the key: overlay \(overlay), not the zero-nonce one")
+    }
+    return problems
   }
 
   private func ownIdentityFile(_ state: State) throws(NodeError) -> AntIdentityFile? {

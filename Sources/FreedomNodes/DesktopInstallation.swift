@@ -29,19 +29,91 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   /// Radicle's home: where desktop looks for it, or the one given.
   public let radicleHome: String
   public let vault: VaultAccess
+  /// The profile: its app root, id, slot and Radicle home as desktop finds them.
+  public let location: DesktopProfileLocation
+  /// Whether an export may create a new installation (the directory absent or holding nothing
+  /// of desktop Freedom's); without it, it must hold something that is Freedom's.
+  public let createsInstallation: Bool
+  /// The Quick Unlock credential desktop keeps beside the vault.
+  public static let quickUnlockFile = "identity/" + DesktopQuickUnlock.fileName
+  /// Where desktop's bee → ant migration moves bee's stores for a worker to delete.
+  public static let beeOnlyDataPendingDelete = ".bee-only-data-pending-delete"
 
-  /// The installation at `userData`; Radicle's home is found as desktop finds it unless given.
-  public init(userData: String, radicleHome: String? = nil, vault: VaultAccess = .notOpened)
-    throws(NodeError)
-  {
-    paths = DesktopUserData(root: userData)
+  /// The installation at `userData` (an app root's default profile, `<appRoot>/Profiles/<id>`,
+  /// or a userData outside any catalog); Radicle's home is found as desktop finds it unless
+  /// given.
+  public init(
+    userData: String, radicleHome: String? = nil, vault: VaultAccess = .notOpened,
+    createsInstallation: Bool = false
+  ) throws(NodeError) {
     try NodeSession.requireDirectoryOrAbsent(userData)
-    if let radicleHome {
-      self.radicleHome = radicleHome
-    } else {
-      self.radicleHome = try Self.desktopRadicleHome(paths)
-    }
+    try self.init(
+      location: DesktopProfileLocation.of(userData: userData), radicleHome: radicleHome,
+      vault: vault, createsInstallation: createsInstallation)
+  }
+
+  /// Profile `profile` (its id or display name) of the app root `appRoot`, through its
+  /// profile registry.
+  public init(
+    appRoot: String, profile: String, radicleHome: String? = nil,
+    vault: VaultAccess = .notOpened, createsInstallation: Bool = false
+  ) throws(NodeError) {
+    try NodeSession.requireDirectory(appRoot)
+    try self.init(
+      location: DesktopProfileLocation.named(profile, appRoot: appRoot), radicleHome: radicleHome,
+      vault: vault, createsInstallation: createsInstallation)
+  }
+
+  private init(
+    location: DesktopProfileLocation, radicleHome: String?, vault: VaultAccess,
+    createsInstallation: Bool
+  ) throws(NodeError) {
+    self.location = location
+    paths = DesktopUserData(root: location.userData)
+    self.radicleHome = radicleHome ?? location.radicleHome
     self.vault = vault
+    self.createsInstallation = createsInstallation
+  }
+
+  /// The same installation, checked with `vault`.
+  public func with(vault: VaultAccess) -> DesktopInstallation {
+    DesktopInstallation(
+      location: location, paths: paths, radicleHome: radicleHome, vault: vault,
+      createsInstallation: createsInstallation)
+  }
+
+  private init(
+    location: DesktopProfileLocation, paths: DesktopUserData, radicleHome: String,
+    vault: VaultAccess, createsInstallation: Bool
+  ) {
+    self.location = location
+    self.paths = paths
+    self.radicleHome = radicleHome
+    self.vault = vault
+    self.createsInstallation = createsInstallation
+  }
+
+  /// Refuses a directory that is not a desktop installation: one that does not exist or holds
+  /// nothing of Freedom's (unless `createsInstallation`), a part of an installation (its
+  /// ant-data, identity/, R/<slot>…) or another node's directory.
+  public func requireRightDirectory() throws(NodeError) {
+    let path = directory
+    guard let status = try NodeFileAccess.statusFollowingLinks(path) else {
+      if createsInstallation { return }
+      throw .wrongDirectory(path: path, .absent, wanted: .desktopInstallation)
+    }
+    guard status.isDirectory else { throw .notADirectory(path) }
+    if let part = try DesktopDirectory.part(path) {
+      throw .wrongDirectory(path: path, part, wanted: .desktopInstallation)
+    }
+    if try DesktopDirectory.holdsFreedom(path) { return }
+    if let node = try DesktopDirectory.node(path) {
+      throw .wrongDirectory(path: path, .nodeDirectory(node), wanted: .desktopInstallation)
+    }
+    if createsInstallation { return }
+    throw .wrongDirectory(
+      path: path, .nothingOfFreedom(empty: DesktopDirectory.entries(path).isEmpty),
+      wanted: .desktopInstallation)
   }
 
   public var directory: String { paths.root }
@@ -87,6 +159,11 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     let root: String
     if nodeDirectoryNames.contains(NodePath.leaf(trimmed)) {
       root = parent
+    } else if Int(NodePath.leaf(trimmed)) != nil,
+      let owner = DesktopProfileLocation.owner(ofRadicleHome: trimmed)
+    {
+      // R/<slot> belongs to the profile whose slot it is (a dev build's R/<hash>/<slot> too).
+      root = owner
     } else if NodePath.leaf(parent) == DesktopUserData.catalogDirectory {
       root = NodePath.parent(parent)
     } else {
@@ -108,23 +185,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       files: Antd.layout.files.map { prefix + $0 } + [Self.vaultFile, Self.vaultMetaFile]
         + (radicleFiles ?? []),
       identityDirectory: radicleInside.map { $0 + "/" + Radicle.keysDirectory },
-      identityState: Antd.layout.identityState.map { prefix + $0 })
-  }
-
-  /// Where desktop looks for Radicle's home: `R/<slot>` for a packaged build's default profile
-  /// (the app root holds profile-registry.json), else `radicle-data`.
-  static func desktopRadicleHome(_ paths: DesktopUserData) throws(NodeError) -> String {
-    guard try NodeFileAccess.status(paths.profileRegistry) != nil,
-      let bytes = try NodeFileAccess.read(paths.profileMetadata)
-    else { return paths.radicleData }
-    let metadata: DesktopProfileMetadata
-    do {
-      metadata = try DesktopProfileMetadata(json: bytes)
-    } catch {
-      throw .invalid(path: paths.profileMetadata, reason: "\(error)")
-    }
-    guard let slot = metadata.slot else { return paths.radicleData }
-    return paths.catalogRadicleHome(slot: slot)
+      identityState: Antd.layout.identityState.map { prefix + $0 } + [Self.quickUnlockFile])
   }
 
   /// `path` relative to `root`, when it lies inside it.
@@ -180,13 +241,18 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     public let radicle: Radicle.State
     public let vault: SecureBytes?
     public let vaultMeta: SecureBytes?
+    /// `identity/quick-unlock.dat`, when there is one.
+    public let quickUnlock: SecureBytes?
   }
+
+  public var quickUnlockPath: String { NodePath.join(directory, Self.quickUnlockFile) }
 
   public func inspect() throws(NodeError) -> State {
     try NodeFileAccess.requireDirectoryOrAbsent(radicleHome)
     return State(
       antd: try antd.inspect(), radicle: try radicle.inspect(),
-      vault: try NodeFileAccess.read(vaultPath), vaultMeta: try NodeFileAccess.read(vaultMetaPath))
+      vault: try NodeFileAccess.read(vaultPath), vaultMeta: try NodeFileAccess.read(vaultMetaPath),
+      quickUnlock: try NodeFileAccess.read(quickUnlockPath))
   }
 
   // MARK: - Export
@@ -221,6 +287,9 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     /// The vault and vault-meta.json (nil: no vault password, identity/ untouched).
     public let vault: PlannedAction.Kind?
     public let vaultMeta: PlannedAction.Kind?
+    /// Whether identity/quick-unlock.dat is moved aside (the vault it was bound to is
+    /// rewritten).
+    public let quickUnlockMovedAside: Bool
   }
 
   public func plan(
@@ -234,6 +303,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
 
     var vaultKind: PlannedAction.Kind?
     var metaKind: PlannedAction.Kind?
+    var quickUnlockMovedAside = false
     if let password = inputs.vaultPassword {
       let phrase = inputs.mnemonic.phrase()
       var vaultIsCurrent = false
@@ -242,9 +312,16 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
           .decryptMnemonic(password: password)
         vaultIsCurrent = opened == phrase
         if !vaultIsCurrent {
+          // Another mnemonic, or a password the user did not give (a Quick Setup vault's lives
+          // in the OS keyring): either may be the user's wallet, so it needs its own consent.
+          let quickSetup =
+            state.vaultMeta.flatMap {
+              try? DesktopVaultMeta(json: $0.withUnsafeBytes { Array($0) })
+            }?.userKnowsPassword == false
           conflicts.append(
             NodeConflict(
-              path: vaultPath, found: .otherVault,
+              path: vaultPath,
+              found: opened == nil ? .vaultNotOpened(quickSetup: quickSetup) : .otherVault,
               expected: inputs.profile.wallet.address.checksummed))
         }
       }
@@ -259,6 +336,12 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
         }
         change.files.append(.init(Self.vaultFile, SecureBytes(bytes)))
         vaultKind = state.vault == nil ? .create : .replace(before: nil)
+        // Desktop binds Quick Unlock to the vault's bytes: it no longer fits the new vault,
+        // so it is kept aside with what the export replaces (Touch ID is set up again).
+        if state.quickUnlock != nil {
+          change.removing.append(Self.quickUnlockFile)
+          quickUnlockMovedAside = true
+        }
       }
       let storedMeta = state.vaultMeta.flatMap {
         try? DesktopVaultMeta(json: $0.withUnsafeBytes { Array($0) })
@@ -279,6 +362,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       }
       actions.append(PlannedAction(vaultPath, vaultKind!))
       actions.append(PlannedAction(vaultMetaPath, metaKind!))
+      if quickUnlockMovedAside { actions.append(PlannedAction(quickUnlockPath, .moveAside)) }
     }
 
     let (radiclePlan, radicleConflicts) = try radicle.planCollectingConflicts(
@@ -296,11 +380,13 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     } else {
       outside = radiclePlan.change
     }
-    if !conflicts.isEmpty, !consent.replacesOtherIdentities { throw .refused(conflicts) }
+    // One consent per kind of loss; a refusal names every conflict, covered or not.
+    if conflicts.contains(where: { !consent.covers($0) }) { throw .refused(conflicts) }
     return Plan(
       actions: actions,
       change: change.files.isEmpty && change.removing.isEmpty ? nil : change, antd: antdPlan,
-      radicle: radiclePlan, radicleOutside: outside, vault: vaultKind, vaultMeta: metaKind)
+      radicle: radiclePlan, radicleOutside: outside, vault: vaultKind, vaultMeta: metaKind,
+      quickUnlockMovedAside: quickUnlockMovedAside)
   }
 
   /// The one transaction under userData (the engine creates its missing parent directories
@@ -341,13 +427,184 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   public func verify(_ state: State, against profile: FreedomProfile, events: (NodeEvent) -> Void)
     throws(NodeError) -> [NodeFinding]
   {
-    var findings = try vaultFindings(state)
+    var findings = try profileFindings()
+    findings += try vaultFindings(state)
     findings += try vaultMetaFindings(state, profile)
+    findings += quickUnlockFindings(state)
     findings += try antd.verify(state.antd, against: profile, events: events)
+    findings += try migrationFindings()
     findings.append(try beeDataFinding(profile, events: events))
     findings += try radicleFindings(profile, events: events)
     findings.append(try kuboFinding(profile, events: events))
+    findings += try freedomIPFSFindings()
+    findings += try publisherMapFindings(state, profile)
     return findings
+  }
+
+  /// Every profile of the app root's registry, the one checked marked; and the staging
+  /// folders of a radicle-data copy beside this profile's Radicle home.
+  private func profileFindings() throws(NodeError) -> [NodeFinding] {
+    var findings = try location.allProfiles().map { other in
+      NodeFinding(
+        "profile \(other.profileID ?? "")", .note, path: other.userData,
+        reason: .desktop(
+          .profile(
+            id: other.profileID ?? "", name: nil, slot: other.slot,
+            radicleHome: other.radicleHome, checked: other.userData == directory)))
+    }
+    if let registry = try location.appRoot.flatMap({ (root) throws(NodeError) in
+      try DesktopProfileLocation.registry(root)
+    }) {
+      for (index, other) in findings.enumerated() {
+        let id = other.check.dropFirst("profile ".count)
+        guard case .desktop(.profile(_, _, let slot, let home, let checked))? = other.reason,
+          let name = registry.profiles.first(where: { $0.id == id })?.displayName
+        else { continue }
+        findings[index].reason = .desktop(
+          .profile(id: String(id), name: name, slot: slot, radicleHome: home, checked: checked))
+      }
+    }
+    let staging = DesktopProfileLocation(
+      appRoot: location.appRoot, profileID: location.profileID, userData: directory,
+      slot: location.slot, radicleHome: radicleHome)
+    for folder in staging.radicleStagingFolders() {
+      findings.append(
+        NodeFinding(
+          "radicle staging", .note, path: folder,
+          reason: .desktop(.radicleStaging(home: radicleHome))
+        ))
+    }
+    return findings
+  }
+
+  /// identity/quick-unlock.dat: whether it still fits the vault.
+  private func quickUnlockFindings(_ state: State) -> [NodeFinding] {
+    guard let bytes = state.quickUnlock else { return [] }
+    let credential = DesktopQuickUnlock(bytes: bytes)
+    let fit: NodeFinding.QuickUnlockState
+    if case .legacy = credential.kind {
+      fit = .legacy
+    } else if let vault = state.vault {
+      fit = credential.fits(vault: vault) ? .fitsVault : .staleVault
+    } else {
+      fit = .noVault
+    }
+    return [
+      NodeFinding("quick-unlock", .note, path: quickUnlockPath, reason: .desktop(.quickUnlock(fit)))
+    ]
+  }
+
+  /// What desktop's bee → ant migration leaves: bee's stores moved aside for deletion, and
+  /// the stamperstore kept in ant-data.
+  private func migrationFindings() throws(NodeError) -> [NodeFinding] {
+    var findings: [NodeFinding] = []
+    let pending = NodePath.join(directory, Self.beeOnlyDataPendingDelete)
+    if try NodeFileAccess.status(pending) != nil {
+      findings.append(
+        NodeFinding(
+          Self.beeOnlyDataPendingDelete, .note, path: pending,
+          reason: .desktop(.beeOnlyDataPendingDelete)))
+    }
+    let stamperstore = NodePath.join(paths.antData, "stamperstore")
+    if try NodeFileAccess.status(stamperstore) != nil {
+      findings.append(
+        NodeFinding(
+          "ant-data stamperstore", .note, path: stamperstore, reason: .desktop(.keptStamperstore)))
+    }
+    return findings
+  }
+
+  /// `ipfs-data/freedom-ipfs/`: the embedded node's cache, reported as such, never as kubo.
+  private func freedomIPFSFindings() throws(NodeError) -> [NodeFinding] {
+    let cache = NodePath.join(paths.ipfsData, "freedom-ipfs")
+    guard try NodeFileAccess.status(cache) != nil else { return [] }
+    return [
+      NodeFinding("ipfs-data freedom-ipfs", .note, path: cache, reason: .desktop(.freedomIPFSCache))
+    ]
+  }
+
+  /// swarm-feeds.json: each feed's signer, derived from the mnemonic and compared with the
+  /// owner desktop recorded; device accounts and unknown identities named.
+  private func publisherMapFindings(_ state: State, _ profile: FreedomProfile) throws(NodeError)
+    -> [NodeFinding]
+  {
+    let path = NodePath.join(directory, DesktopPublisherMap.fileName)
+    guard let bytes = try NodeFileAccess.read(path) else { return [] }
+    let name = "swarm-feeds"
+    let map: DesktopPublisherMap
+    do {
+      map = try DesktopPublisherMap(json: bytes)
+    } catch {
+      return [
+        NodeFinding(
+          name, .note, path: path, reason: .desktop(.publisherMap(.unreadable("\(error)"))))
+      ]
+    }
+    let feeds: [DesktopPublisherMap.Feed]
+    switch map.content {
+    case .version1:
+      return [NodeFinding(name, .note, path: path, reason: .desktop(.publisherMap(.version1)))]
+    case .unsupported(let version):
+      return [
+        NodeFinding(name, .note, path: path, reason: .desktop(.publisherMap(.unsupported(version))))
+      ]
+    case .current(let all, let active):
+      feeds = all
+      let origins = Set(active.map(\.origin)).count
+      var findings = [
+        NodeFinding(
+          name, .note, path: path,
+          reason: .desktop(.publisherMap(.current(origins: origins, feeds: all.count))))
+      ]
+      let meta = state.vaultMeta.flatMap {
+        try? DesktopVaultMeta(json: $0.withUnsafeBytes { Array($0) })
+      }
+      for feed in feeds {
+        findings.append(try feedFinding(feed, profile, meta: meta, path: path))
+      }
+      return findings
+    }
+  }
+
+  private func feedFinding(
+    _ feed: DesktopPublisherMap.Feed, _ profile: FreedomProfile, meta: DesktopVaultMeta?,
+    path: String
+  ) throws(NodeError) -> NodeFinding {
+    let check = "swarm feed \(feed.origin) \(feed.name)"
+    guard let signer = feed.signer else {
+      return NodeFinding(
+        check, .note, path: path, found: feed.owner,
+        reason: .desktop(
+          .feedSignerUnknown(origin: feed.origin, feed: feed.name, identityID: feed.identityID)))
+    }
+    let derived: EthereumAddress
+    do {
+      switch signer {
+      case .publisher(let index):
+        derived = try profile.publisher(index: UInt32(index)).address
+      case .swarmWallet:
+        derived = profile.swarm.address
+      case .userWallet(let index):
+        if let wallet = meta?.wallets.first(where: { $0.index == index }), !wallet.isDerivable {
+          return NodeFinding(
+            check, .note, path: path, found: feed.owner,
+            reason: .desktop(
+              .feedSignerDeviceAccount(origin: feed.origin, feed: feed.name, wallet: index)))
+        }
+        derived = try profile.wallet(index: UInt32(index)).address
+      }
+    } catch {
+      throw .invalid(path: path, reason: "\(error)")
+    }
+    let reason = NodeFinding.Reason.desktop(
+      .feedSigner(origin: feed.origin, feed: feed.name, signer: signer))
+    guard let owner = feed.owner else {
+      return NodeFinding(check, .note, path: path, expected: derived.checksummed, reason: reason)
+    }
+    let same = (try? EthereumAddress(owner)) == derived
+    return NodeFinding(
+      check, same ? .match : .mismatch, path: path, expected: derived.checksummed, found: owner,
+      reason: reason)
   }
 
   private func vaultFindings(_ state: State) throws(NodeError) -> [NodeFinding] {
@@ -406,6 +663,10 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     if !lacking.isEmpty {
       findings.append(
         NodeFinding("vault-meta", .mismatch, path: path, reason: .vaultMetaLacks(lacking)))
+    }
+    if meta.userKnowsPassword == false {
+      findings.append(
+        NodeFinding("vault password", .note, path: path, reason: .desktop(.quickSetupVault)))
     }
     for (name, stored, derived) in [
       ("vault-meta userWallet", meta.userWalletAddress, profile.wallet.address),

@@ -29,6 +29,10 @@ public protocol FreedomNode: Sendable {
   /// Whether an export creates the directory when it does not exist.
   var createsDirectory: Bool { get }
 
+  /// Refuses a directory that is not this node's (a desktop userData given as antd's, a part
+  /// of an installation, another node's), before any lock is taken in it; called by exports
+  /// and checks, not by `recover`.
+  func requireRightDirectory() throws(NodeError)
   /// Reads the directory's state; called under its lock.
   func inspect() throws(NodeError) -> State
   /// What an export would do to `state`; throws `NodeError.refused` with every conflict when
@@ -57,6 +61,7 @@ extension FreedomNode {
   }
   public var nestedDirectories: [EnclosingDirectory] { [] }
   public var createsDirectory: Bool { true }
+  public func requireRightDirectory() throws(NodeError) {}
 
   public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
     guard let change = plan.change else { return nil }
@@ -79,14 +84,26 @@ public struct EnclosingDirectory: Sendable {
   var engine: NodeDirectory.Enclosing { .init(path, layout: layout) }
 }
 
-/// What the user agreed an export may replace.
+/// What the user agreed an export may replace: one consent per kind of loss.
 public struct ExportConsent: Sendable, Equatable {
   /// Files and state of another identity (or files that cannot be read) may be replaced; what
   /// they held is moved aside and removed in the transaction.
   public var replacesOtherIdentities: Bool
+  /// A desktop vault that opens to another mnemonic, or that the password given does not
+  /// open, may be replaced (kept in the backup directory): it may hold the user's wallet.
+  public var replacesVault: Bool
 
-  public init(replacesOtherIdentities: Bool = false) {
+  public init(replacesOtherIdentities: Bool = false, replacesVault: Bool = false) {
     self.replacesOtherIdentities = replacesOtherIdentities
+    self.replacesVault = replacesVault
+  }
+
+  /// Whether this consent covers `conflict`.
+  public func covers(_ conflict: NodeConflict) -> Bool {
+    switch conflict.consent {
+    case .otherIdentities: replacesOtherIdentities
+    case .vault: replacesVault
+    }
   }
 
   /// Nothing of another identity is touched.
@@ -150,8 +167,11 @@ public struct NodeConflict: Sendable, Equatable {
     /// antd's own identity (identity.json or signing.key) of another key, or unreadable
     /// (nil).
     case antdOwnIdentity(String?)
-    /// A desktop vault that does not open to this mnemonic with the password given.
+    /// A desktop vault that opens with the password given to another mnemonic.
     case otherVault
+    /// A desktop vault the password given does not open (another password, or a Quick Setup
+    /// vault's, which lives in the OS keyring: `quickSetup`).
+    case vaultNotOpened(quickSetup: Bool)
     /// A file that cannot be understood; the reason says why.
     case unreadable(String)
   }
@@ -166,5 +186,21 @@ public struct NodeConflict: Sendable, Equatable {
     self.path = path
     self.found = found
     self.expected = expected
+  }
+
+  /// The kind of consent a conflict needs.
+  public enum Consent: Sendable, Equatable {
+    /// Node keys and state of another identity (`ExportConsent.replacesOtherIdentities`).
+    case otherIdentities
+    /// A desktop vault (`ExportConsent.replacesVault`).
+    case vault
+  }
+
+  /// Which consent covers replacing it.
+  public var consent: Consent {
+    switch found {
+    case .otherVault, .vaultNotOpened: .vault
+    default: .otherIdentities
+    }
   }
 }

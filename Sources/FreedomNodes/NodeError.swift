@@ -36,6 +36,66 @@ public enum NodeError: Error, Sendable {
   case changedWhileChecked(path: String)
   /// An input is not usable (an empty password file, a short vault password…).
   case invalidInput(InvalidInput)
+  /// A directory given is not the kind the command works on; the case says what it is.
+  case wrongDirectory(path: String, WrongDirectory, wanted: WantedDirectory)
+  /// A profile asked for is not in the app root's profile registry (the ids it has).
+  case noSuchProfile(String, appRoot: String, known: [String])
+  /// A profile was asked for in a directory without desktop's profile registry.
+  case noProfileRegistry(appRoot: String)
+
+  /// The kind of directory a command needed.
+  public enum WantedDirectory: Sendable, Equatable {
+    /// A desktop installation (userData or app root).
+    case desktopInstallation
+    /// antd's data directory.
+    case antdData
+  }
+
+  /// What a directory given turned out to be instead of the one a command needs.
+  public enum WrongDirectory: Sendable, Equatable {
+    /// It does not exist, and the command does not create a new installation.
+    case absent
+    /// It holds nothing of desktop Freedom's (empty: nothing at all).
+    case nothingOfFreedom(empty: Bool)
+    /// One part of the desktop installation whose userData is `userData`.
+    case partOfInstallation(DesktopPart, userData: String)
+    /// Another node's own directory.
+    case nodeDirectory(NodeKind)
+    /// A desktop userData given as antd's data directory; antd's is `antData` inside it.
+    case desktopUserData(antData: String)
+  }
+
+  /// A part of a desktop installation, as desktop's profile-paths.js names it.
+  public enum DesktopPart: Sendable, Equatable {
+    /// `ant-data`, antd's data directory.
+    case antData
+    /// `bee-data`, bee's from before the move to antd.
+    case beeData
+    /// `ipfs-data`, the IPFS node's.
+    case ipfsData
+    /// `radicle-data`, Radicle's home of a profile without a slot.
+    case radicleData
+    /// `identity`, the vault's directory.
+    case identity
+    /// `R`, the Radicle homes of every profile, one per slot.
+    case radicleHomes
+    /// `R/<slot>`, one profile's Radicle home.
+    case radicleHome(slot: Int)
+    /// `Profiles`, the other profiles' userData directories (under the app root).
+    case profiles
+  }
+
+  /// Another node's directory, recognised by its files.
+  public enum NodeKind: Sendable, Equatable {
+    /// bee's data directory (statestore or localstore, no config.yaml).
+    case bee
+    /// antd's or bee's (keys/swarm.key).
+    case swarmNode
+    /// A kubo repository (config with datastore or keystore).
+    case kubo
+    /// A Radicle home (keys/radicle).
+    case radicle
+  }
 
   /// The files a command can find missing.
   public enum NeededFile: Sendable, Equatable {
@@ -101,6 +161,9 @@ extension NodeError: CustomStringConvertible {
     case .wrongPassword(let path): "wrong password for \(path): its MAC does not match"
     case .changedWhileChecked(let path): "\(path) changed while it was being checked"
     case .invalidInput(let input): "invalid input: \(input)"
+    case .wrongDirectory(let path, let what, _): "\(path) is not the right directory: \(what)"
+    case .noSuchProfile(let id, let appRoot, _): "\(appRoot) has no profile \(id)"
+    case .noProfileRegistry(let appRoot): "\(appRoot) has no profile registry"
     }
   }
 }

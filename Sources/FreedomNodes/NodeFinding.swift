@@ -96,6 +96,64 @@ public struct NodeFinding: Sendable, Equatable {
     /// (hex), and the readers that start a node on it (in `AntIdentityReader.allCases` order).
     case antIdentity(
       nonce: AntIdentity.NonceOrigin, overlay: String, acceptedBy: [AntIdentityReader])
+    /// A file or directory of a desktop installation that holds no identity of its own, or
+    /// a publisher map's signer: what it is.
+    case desktop(DesktopFact)
+  }
+
+  /// What verify found about a desktop installation's other files (`docs/desktop-user-data.md`).
+  public enum DesktopFact: Sendable, Equatable {
+    /// A profile of the app root's registry: its userData, slot and Radicle home; `checked`
+    /// for the one this run checks.
+    case profile(id: String, name: String?, slot: Int?, radicleHome: String?, checked: Bool)
+    /// `R/<slot>.migrating-<pid>-<ts>`: desktop's copy of radicle-data into `home` in
+    /// progress or interrupted (never the home itself).
+    case radicleStaging(home: String)
+    /// `identity/quick-unlock.dat`.
+    case quickUnlock(QuickUnlockState)
+    /// A Quick Setup vault (`userKnowsPassword: false`): its password is random and kept in the
+    /// OS keyring; the mnemonic is the way in.
+    case quickSetupVault
+    /// `.bee-only-data-pending-delete/`: bee's stores, moved aside by the migration to antd
+    /// for a worker to delete.
+    case beeOnlyDataPendingDelete
+    /// ant-data's `stamperstore`, kept from bee so antd carries the postage counters over.
+    case keptStamperstore
+    /// `ipfs-data/freedom-ipfs/`: the embedded IPFS node's cache, not a kubo repository.
+    case freedomIPFSCache
+    /// `swarm-feeds.json` as a whole: its origins and feeds, or why desktop would not read it.
+    case publisherMap(PublisherMapState)
+    /// One feed of `swarm-feeds.json` whose signer is derivable from the mnemonic.
+    case feedSigner(origin: String, feed: String, signer: DesktopPublisherMap.Signer)
+    /// One feed whose signer is a device account of vault-meta.json (no key in the mnemonic).
+    case feedSignerDeviceAccount(origin: String, feed: String, wallet: Int)
+    /// One feed whose identity is missing or unknown to desktop.
+    case feedSignerUnknown(origin: String, feed: String, identityID: String?)
+  }
+
+  /// What `identity/quick-unlock.dat` is bound to.
+  public enum QuickUnlockState: Sendable, Equatable {
+    /// Version 2, bound to this vault: Touch ID unlock works.
+    case fitsVault
+    /// Version 2, bound to another vault file: desktop ignores it; Touch ID unlock must be
+    /// set up again.
+    case staleVault
+    /// Version 2 without a vault to fit (no identity-vault.json).
+    case noVault
+    /// Raw sealed bytes from before version 2; desktop tries it at the next unlock.
+    case legacy
+  }
+
+  /// What `swarm-feeds.json` holds as a whole.
+  public enum PublisherMapState: Sendable, Equatable {
+    /// Version 2 with these many origins and feeds.
+    case current(origins: Int, feeds: Int)
+    /// Version 1: desktop migrates it at its next start.
+    case version1
+    /// Another version: desktop copies it aside and starts with an empty map.
+    case unsupported(String)
+    /// Not readable: desktop copies it aside as swarm-feeds.corrupt.json; the reason says why.
+    case unreadable(String)
   }
 
   /// Where antd's password came from.

@@ -60,6 +60,7 @@ public enum NodeSession {
     events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> ExportOutcome<Node.Plan> {
     try requireDirectoryOrAbsent(node.directory)
+    try node.requireRightDirectory()
     let directory = try engine { () throws(NodeFileError) in
       try NodeDirectory.open(
         node.directory, layout: node.layout, create: node.createsDirectory,
@@ -73,7 +74,9 @@ public enum NodeSession {
     // Nothing the user had is deleted: what a consented replacement replaces, and any state
     // moved aside, is kept in a backup directory (without consent an export replaces nothing
     // that holds another identity).
-    if consent.replacesOtherIdentities || plan.actions.contains(where: { $0.kind == .moveAside }) {
+    if consent.replacesOtherIdentities || consent.replacesVault
+      || plan.actions.contains(where: { $0.kind == .moveAside })
+    {
       let backup = backupName(for: plan.actions)
       for target in [directory] + directory.nestedDirectories { target.defaultBackup = backup }
     }
@@ -150,7 +153,9 @@ public enum NodeSession {
   public static func verify<Node: FreedomNode>(
     _ node: Node, against profile: FreedomProfile, events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> [NodeFinding] {
-    try reading(node, events: events) { state throws(NodeError) in
+    try requireDirectory(node.directory)
+    try node.requireRightDirectory()
+    return try reading(node, events: events) { state throws(NodeError) in
       try node.verify(state, against: profile, events: events)
     }
   }

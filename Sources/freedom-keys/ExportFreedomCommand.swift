@@ -12,6 +12,11 @@ struct ExportFreedomCommand: ParsableCommand {
   static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
   static let radicleHome = Option.value(
     "radicle-home", "dir", help: "Radicle's home, if not where desktop looks.")
+  static let replaceVault = Option.flag(
+    "replace-vault", help: "Replace another mnemonic's vault (kept aside).")
+  static let create = Option.flag("create", help: "A new installation: <dir> may be new or empty.")
+  static let profile = Option.value(
+    "profile", "id", help: "The profile (id or name) of the app root <dir>.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -30,11 +35,20 @@ struct ExportFreedomCommand: ParsableCommand {
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
         backup (then --vault-password-file opens it and protects the new vault) or the
         hidden prompt; --vault-password-file loses one trailing newline.
+        <dir> must hold something of Freedom's (\(DesktopProfileRegistry.fileName),
+        profile.json, identity/, ant-data/, R/ …) unless --create says a new
+        installation is meant; a part of one (ant-data, R/<slot>) or another node's
+        directory is refused. --profile <id> picks a profile of the app root <dir>
+        (the default profile's userData is <dir>, others' <dir>/Profiles/<id>);
+        <dir>/Profiles/<id> alone finds its app root. A vault that opens to another
+        mnemonic, or that the password given does not open, is replaced only with
+        --replace-vault (--force covers node keys); a replaced vault's
+        \(DesktopInstallation.quickUnlockFile) no longer fits and is kept aside too.
         """ + "\n\n" + ExportOptions.discussion,
       options: [
         MnemonicOptions.mnemonicFile, MnemonicOptions.vaultFile, vaultPassword, freedomDir,
         alias,
-        radicleHome,
+        radicleHome, profile, create, replaceVault,
       ] + ExportOptions.options(force: "Replace another identity; keep its state aside."))
   }
 
@@ -45,6 +59,9 @@ struct ExportFreedomCommand: ParsableCommand {
   let radicleOverride: String?
   let export: ExportOptions
   let commandPath: String
+  let replacesVault: Bool
+  let creates: Bool
+  let profileName: String?
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments, passwordAlsoWritesVault: true)
@@ -57,6 +74,9 @@ struct ExportFreedomCommand: ParsableCommand {
     radicleOverride = try arguments.nonEmpty(Self.radicleHome)
     export = ExportOptions(arguments)
     commandPath = arguments.commandPath
+    replacesVault = arguments.flag(Self.replaceVault)
+    creates = arguments.flag(Self.create)
+    profileName = try arguments.nonEmpty(Self.profile)
   }
 
   func run() throws {
@@ -77,7 +97,13 @@ struct ExportFreedomCommand: ParsableCommand {
       return password
     }
     let installation = try NodeText.run(.export) {
-      try DesktopInstallation(userData: directory, radicleHome: radicleOverride)
+      if let profileName {
+        return try DesktopInstallation(
+          appRoot: directory, profile: profileName, radicleHome: radicleOverride,
+          createsInstallation: creates)
+      }
+      return try DesktopInstallation(
+        userData: directory, radicleHome: radicleOverride, createsInstallation: creates)
     }
     let inputs = DesktopInstallation.ExportInputs(
       mnemonic: mnemonic, profile: profile, vaultPassword: vaultPassword, alias: aliasName)
@@ -86,16 +112,24 @@ struct ExportFreedomCommand: ParsableCommand {
         () throws(NodeError) in
         ExportText.Plan(
           try NodeSession.dryRun(
-            installation, inputs, consent: export.consent, events: NodeText.show),
+            installation, inputs, consent: consent, events: NodeText.show),
           target: directory)
       }
     }
     let outcome = try NodeText.run(.export) {
       try NodeSession.export(
-        installation, inputs, consent: export.consent, events: NodeText.show)
+        installation, inputs, consent: consent, events: NodeText.show)
     }
     if export.json { return ExportText.printResult(outcome, commandPath, target: directory) }
     Output.standardOutput(try report(installation, outcome, profile: profile))
+  }
+
+  /// What the user agreed the export may replace: node state (`--force`) and a vault
+  /// (`--replace-vault`), each consented on its own.
+  private var consent: ExportConsent {
+    var consent = export.consent
+    consent.replacesVault = replacesVault
+    return consent
   }
 
   private func report(
@@ -134,9 +168,15 @@ struct ExportFreedomCommand: ParsableCommand {
     if plan.radicle.publicKey != .keep {
       text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
     }
+    if plan.quickUnlockMovedAside {
+      text +=
+        "Moved \(installation.quickUnlockPath) aside: it was bound to the old vault; set Touch ID "
+        + "unlock up again in Freedom\n"
+    }
     text += NodeText.keptAsideLines(outcome.keptAside)
     if plan.radicleOutside != nil {
-      text += "Radicle's home is outside \(directory): written in a second transaction\n"
+      text +=
+        "Radicle's home is outside \(installation.directory): written in a second transaction\n"
     }
     // Desktop runs antd and Radicle itself; the vault password is what unlocks the wallet.
     text +=

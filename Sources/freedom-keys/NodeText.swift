@@ -98,6 +98,13 @@ enum NodeText {
     case .changedWhileChecked(let path):
       return .failure("\(path) changed while it was being checked; run this again")
     case .invalidInput(let input): return .failure(text(input, context))
+    case .wrongDirectory(let path, let what, .desktopInstallation):
+      return DesktopText.wrongDirectory(path, what, context)
+    case .wrongDirectory(let path, let what, .antdData):
+      return DesktopText.wrongNodeDirectory(path, what, exporting)
+    case .noSuchProfile(let id, let appRoot, let known):
+      return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known)
+    case .noProfileRegistry(let appRoot): return DesktopText.noProfileRegistry(appRoot)
     }
   }
 
@@ -126,10 +133,10 @@ enum NodeText {
   static func refusal(_ conflicts: [NodeConflict], antNonce: AntIdentity.NonceRule = .zero)
     -> String
   {
-    let hint =
-      conflicts.count == 1
-      ? hint(conflicts[0], antNonce: antNonce)
-      : "--force replaces it and the others named"
+    let hint = DesktopText.consentHint(
+      conflicts,
+      single: conflicts.count == 1
+        ? hint(conflicts[0], antNonce: antNonce) : "--force replaces it and the others named")
     return conflicts.map(describe).joined(separator: "; ") + "; nothing was written (\(hint))"
   }
 
@@ -171,8 +178,12 @@ enum NodeText {
       return "\(path) holds \(key.map { "the key of \($0)" } ?? "a key that cannot be read"), "
         + "antd's own identity, not the mnemonic's \(expected)"
     case .otherVault:
-      return "\(path) holds another vault (it does not open to this mnemonic with the "
-        + "password given)"
+      return "\(path) holds another vault (it opens with the password given to another "
+        + "mnemonic)"
+    case .vaultNotOpened(let quickSetup):
+      return "\(path) holds a vault the password given does not open"
+        + (quickSetup
+          ? " (a Quick Setup vault: its password lives in the OS keyring)" : "")
     case .unreadable(let reason): return "\(path) cannot be read: \(reason)"
     }
   }

@@ -43,9 +43,14 @@ struct VerifyCommand: ParsableCommand {
         \(DesktopVaultMeta.fileName)'s wallets, ant-data (with \(Antd.configFile)'s password), antd's
         own \(Antd.ownIdentityFile), a bee-data left from before the migration, Radicle's home and
         an old ipfs-data; what is not there is listed as absent and does not fail.
+        With --profile <id>, <dir> is the app root and the profile is found in its
+        profile registry; every profile, quick-unlock.dat, swarm-feeds.json's signers
+        and desktop's other files are reported too. A directory with nothing of
+        Freedom's (or of the node given) is exit 3: "nothing of … found here".
         """,
       options: MnemonicOptions.all + [
-        beeDir, passwordFile, kuboRepo, radicleHome, antDir, antdDir, freedomDir, json,
+        beeDir, passwordFile, kuboRepo, radicleHome, antDir, antdDir, freedomDir,
+        ExportFreedomCommand.profile, json,
       ])
   }
 
@@ -61,9 +66,16 @@ struct VerifyCommand: ParsableCommand {
   let printsJSON: Bool
   /// `--freedom-dir`: a desktop installation, checked on its own (VerifyFreedomDir.swift).
   let freedomDirectory: String?
+  /// `--profile` with --freedom-dir: a profile of the app root.
+  let profileName: String?
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     freedomDirectory = arguments.value(Self.freedomDir)
+    profileName = arguments.value(ExportFreedomCommand.profile)
+    if profileName != nil, freedomDirectory == nil {
+      throw arguments.usage("--profile <id> only applies with --freedom-dir <dir>")
+    }
+    if profileName == "" { throw arguments.usage("--profile <id> is empty") }
     vaultPasswordPath = arguments.value(MnemonicOptions.vaultPasswordFile)
     input = try MnemonicOptions(arguments, passwordAlsoWritesVault: freedomDirectory != nil)
     beeDirectory = arguments.value(Self.beeDir)
@@ -98,7 +110,8 @@ struct VerifyCommand: ParsableCommand {
   func run() throws {
     if let freedomDirectory {
       return try VerifyFreedomDir.run(
-        freedomDirectory, input: input, vaultPasswordPath: vaultPasswordPath, json: printsJSON)
+        freedomDirectory, input: input, vaultPasswordPath: vaultPasswordPath, json: printsJSON,
+        profile: profileName)
     }
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
@@ -108,9 +121,15 @@ struct VerifyCommand: ParsableCommand {
     // is read under its lock, after any interrupted export in it was finished or undone, so what
     // is reported is what the node will read.
     var findings: [NodeFinding] = []
+    // Directories where nothing of the node was found: a wrong path more often than a lost key.
+    var nothingFound: [(check: String, directory: String)] = []
     try NodeText.run(.verify) {
       func check(_ node: some FreedomNode) throws {
-        findings += try NodeSession.verify(node, against: profile, events: NodeText.show)
+        let found = try NodeSession.verify(node, against: profile, events: NodeText.show)
+        if let first = found.first, found.allSatisfy({ $0.status == .absent }) {
+          nothingFound.append((first.check, node.directory))
+        }
+        findings += found
       }
       if let beeDirectory { try check(Bee(directory: beeDirectory, password: password)) }
       if let kuboRepository { try check(Kubo(repository: kuboRepository)) }
@@ -137,7 +156,13 @@ struct VerifyCommand: ParsableCommand {
     }
     if let failure = VerifyText.failed(findings, absentFails: true) {
       if hint { Output.hint(VerifyText.passphraseHint) }
-      throw failure
+      guard !nothingFound.isEmpty else { throw failure }
+      let empty = Set(nothingFound.map(\.check))
+      let others = findings.filter { !empty.contains($0.check) }
+      throw CLIError.mismatch(
+        nothingFound.map { "nothing of \($0.check) found here: \($0.directory)" }
+          .joined(separator: "; ")
+          + (VerifyText.failed(others, absentFails: true).map { "; \($0)" } ?? ""))
     }
   }
 }

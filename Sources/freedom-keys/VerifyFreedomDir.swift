@@ -8,9 +8,16 @@ import VaultKeys
 enum VerifyFreedomDir {
   /// Runs every check over `userData` and prints the report; exit 3 on a mismatch.
   static func run(
-    _ userData: String, input: MnemonicOptions, vaultPasswordPath: String?, json: Bool
+    _ directory: String, input: MnemonicOptions, vaultPasswordPath: String?, json: Bool,
+    profile: String? = nil
   ) throws {
-    let located = try NodeText.run(.verify) { try DesktopInstallation(userData: userData) }
+    let located = try NodeText.run(.verify) {
+      if let profile { return try DesktopInstallation(appRoot: directory, profile: profile) }
+      return try DesktopInstallation(userData: directory)
+    }
+    let userData = located.directory
+    // The right directory before anything else: no password is asked for a wrong one.
+    try NodeText.run(.verify) { try located.requireRightDirectory() }
     try NodeText.run(.verify) { try NodeSession.reading(located, events: NodeText.show) { _ in } }
     let vaultPath = located.vaultPath
     // Without a mnemonic (file or vault given), the installation's own vault is the source.
@@ -45,7 +52,7 @@ enum VerifyFreedomDir {
     // Every check runs before anything is printed: an error leaves stdout empty.
     let findings = try NodeText.run(.verify) {
       try NodeSession.verify(
-        try DesktopInstallation(userData: userData, vault: access), against: profile,
+        located.with(vault: access), against: profile,
         events: NodeText.show)
     }
     Output.standardOutput(

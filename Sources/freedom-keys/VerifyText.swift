@@ -167,6 +167,7 @@ enum VerifyText {
     case .antIdentity(let nonce, let overlay, _):
       return finding.status == .match && nonce == .derivedFromKey
         ? "\(expected) (\(restoredFromKey(overlay)))" : compared
+    case .desktop(let fact): return DesktopText.detail(fact, finding)
     case .oldKuboRepository(let inner):
       var kubo = finding
       kubo.reason = inner

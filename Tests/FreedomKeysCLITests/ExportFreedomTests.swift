@@ -16,7 +16,8 @@ struct ExportFreedomTests {
     let userData = fixture.path("Freedom")
     let vaultPassword = try fixture.file("vault-password", Self.password + "\n")
     let run = try fixture.run([
-      "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
+      "export", "freedom", "--user-data", userData, "--create", "--vault-password-file",
+      vaultPassword,
     ])
     #expect(run.status == 0, "\(run.stderr)")
     // Desktop starts antd itself: the restore ends by saying to start Freedom (issue 16).
@@ -111,7 +112,8 @@ struct ExportFreedomTests {
     #expect(passphrase.status == 2)
   }
 
-  @Test func anotherVaultIsReplacedOnlyWithForce() throws {
+  /// Issue 16 item 4: --force covers node keys, not a vault that may hold the user's wallet.
+  @Test func anotherVaultIsReplacedOnlyWithReplaceVault() throws {
     let fixture = try ExportFixture()
     let userData = fixture.path("Freedom")
     let vaultPassword = try fixture.file("vault-password", Self.password)
@@ -127,15 +129,32 @@ struct ExportFreedomTests {
     #expect(contents(userData + "/identity/identity-vault.json") == before)
     #expect(tree(userData) == ["identity", "identity/identity-vault.json"])
 
-    let forced = try fixture.run([
+    // --force alone no longer replaces a vault: the refusal names the flag that does.
+    let forcedOnly = try fixture.run([
       "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
       "--force",
     ])
-    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(forcedOnly.status == 1)
+    #expect(forcedOnly.stdout == "")
+    #expect(forcedOnly.stderr.contains("--replace-vault replaces the vault"))
+    #expect(contents(userData + "/identity/identity-vault.json") == before)
+    #expect(tree(userData) == ["identity", "identity/identity-vault.json"])
+
+    let replaced = try fixture.run([
+      "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
+      "--replace-vault",
+    ])
+    #expect(replaced.status == 0, "\(replaced.stderr)")
     let opened = try CLI.run([
       "derive", "--json", "--vault-file", userData + "/identity/identity-vault.json",
       "--vault-password-file", vaultPassword,
     ])
     #expect(opened.stdout.contains(Golden.swarmAddress))
+    // The old vault is kept in the backup directory, byte for byte.
+    let backups = tree(userData).filter {
+      $0.hasPrefix(".freedom-keys.replaced/") && $0.hasSuffix("/identity/identity-vault.json")
+    }
+    #expect(backups.count == 1, "\(tree(userData))")
+    #expect(backups.first.map { contents(userData + "/" + $0) } == before)
   }
 }

@@ -349,7 +349,9 @@ struct ExportTransactionTests {
   /// verify does (the kill -9 harness found it leaving the change, and the lock file, behind).
   @Test func anInterruptedFreedomExportIsUndoneByVerify() throws {
     let fixture = try ExportFixture()
-    let first = try fixture.run(["export", "freedom", "--user-data", fixture.path("userData")])
+    let first = try fixture.run([
+      "export", "freedom", "--user-data", fixture.path("userData"), "--create",
+    ])
     try #require(first.status == 0, "\(first.stderr)")
     try Self.expectVerifyUndoesAnInterruptedChange(
       fixture, transaction: "", statestore: "ant-data/statestore")

@@ -16,7 +16,7 @@ struct NewPasswordTests {
     let terminal = try PromptTests.PseudoTerminal()
     let session = try PromptTests.Session(
       [
-        "export", "freedom", "--user-data", fixture.path("Freedom"), "--mnemonic-file",
+        "export", "freedom", "--user-data", fixture.path("Freedom"), "--create", "--mnemonic-file",
         fixture.mnemonic, "--vault-password-file", "-",
       ], terminal: terminal)
     var seen = session.waitForStandardError(containing: Self.prompt)

@@ -67,7 +67,8 @@ struct NodeRulesTests {
   @Test func aKeystoreAntdRefusesIsAMismatchAndExportRewritesIt() throws {
     let fixture = try ExportFixture()
     let userData = fixture.path("Freedom")
-    #expect(try fixture.run(["export", "freedom", "--user-data", userData]).status == 0)
+    #expect(
+      try fixture.run(["export", "freedom", "--user-data", userData, "--create"]).status == 0)
     let keystore = userData + "/ant-data/keys/swarm.key"
     // bee reads a version given as the string "3"; antd's serde reads only the number.
     let original = try #require(text(keystore))
@@ -115,9 +116,11 @@ struct NodeRulesTests {
         "\(userData)/ant-data/identity.json holds the key of \(Golden.otherSwarmAddress), "
           + "antd's own identity"))
     #expect(refused.stderr.contains("\(userData)/identity/identity-vault.json holds another vault"))
+    // Each kind of loss is named with the flag that covers it (issue 16 item 4).
     #expect(
       refused.stderr.hasSuffix(
-        "(--force replaces it and the others named)\n"))
+        "(--force replaces the node key named; --replace-vault replaces the vault, kept in the "
+          + "backup directory (it may hold your wallet: back its mnemonic up first))\n"))
     #expect(refused.stderr.split(separator: "\n").count == 1)
   }
 
@@ -150,7 +153,7 @@ struct NodeRulesTests {
   @Test func exportFreedomTakesFreedomDir() throws {
     let fixture = try ExportFixture()
     let userData = fixture.path("Freedom")
-    let run = try fixture.run(["export", "freedom", "--freedom-dir", userData])
+    let run = try fixture.run(["export", "freedom", "--freedom-dir", userData, "--create"])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(try fixture.run(["verify", "--freedom-dir", userData]).status == 0)
     let both = try fixture.run([

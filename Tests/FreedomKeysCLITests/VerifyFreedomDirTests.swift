@@ -8,7 +8,8 @@ struct VerifyFreedomDirTests {
     let userData = fixture.path("Freedom")
     let vaultPassword = try fixture.file("vault-password", VaultTests.password)
     let run = try fixture.run([
-      "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
+      "export", "freedom", "--user-data", userData, "--create", "--vault-password-file",
+      vaultPassword,
     ])
     #expect(run.status == 0, "\(run.stderr)")
     return (userData, vaultPassword)

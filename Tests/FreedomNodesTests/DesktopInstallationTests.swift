@@ -29,7 +29,8 @@ struct DesktopInstallationTests {
 
   @Test func aRestoredInstallationVerifies() throws {
     let fixture = try NodeFixture()
-    let installation = try DesktopInstallation(userData: fixture.path("Freedom"))
+    let installation = try DesktopInstallation(
+      userData: fixture.path("Freedom"), createsInstallation: true)
     let outcome = try export(installation)
     #expect(outcome.plan.vault == .create)
     #expect(outcome.plan.radicleOutside == nil)
@@ -92,7 +93,13 @@ struct DesktopInstallationTests {
     ]
     #expect(found == expected)
     #expect(!FileManager.default.fileExists(atPath: userData + "/ant-data/keys"))
-    let forced = try export(installation, consent: ExportConsent(replacesOtherIdentities: true))
+    // --force's consent alone does not cover the vault (issue 16 item 4).
+    let forcedOnly = try refusal { () throws(NodeError) in
+      _ = try export(installation, consent: ExportConsent(replacesOtherIdentities: true))
+    }
+    #expect(forcedOnly?.map(\.consent) == [.otherIdentities, .vault])
+    let forced = try export(
+      installation, consent: ExportConsent(replacesOtherIdentities: true, replacesVault: true))
     #expect(forced.plan.vault == .replace(before: nil))
   }
 
@@ -102,7 +109,8 @@ struct DesktopInstallationTests {
     #expect(installation.antd.enclosingDirectories.map(\.path) == [fixture.path("Freedom")])
     #expect(installation.radicle.enclosingDirectories.map(\.path) == [fixture.path("Freedom")])
     let outside = try DesktopInstallation(
-      userData: fixture.path("Freedom"), radicleHome: fixture.path("rad"))
+      userData: fixture.path("Freedom"), radicleHome: fixture.path("rad"),
+      createsInstallation: true)
     #expect(outside.radicle.enclosingDirectories.isEmpty)
     let outcome = try export(outside, vaultPassword: nil)
     #expect(outcome.plan.radicleOutside != nil)
@@ -113,7 +121,8 @@ struct DesktopInstallationTests {
 
   @Test func recoveryTargetsComeFromVaultMeta() throws {
     let fixture = try NodeFixture()
-    let installation = try DesktopInstallation(userData: fixture.path("Freedom"))
+    let installation = try DesktopInstallation(
+      userData: fixture.path("Freedom"), createsInstallation: true)
     _ = try export(installation)
     let targets = try NodeSession.recoveryTargets(installation)
     #expect(!targets.isEmpty)

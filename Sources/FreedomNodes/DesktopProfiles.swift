@@ -1,0 +1,254 @@
+import Glibc
+import NodeFiles
+import VaultKeys
+
+/// Where desktop Freedom keeps a profile, as `profile-resolver.js`, `profile-catalog.js` and
+/// `profile-paths.js` lay it out (docs/desktop-user-data.md): the app root holds
+/// `profile-registry.json`; the default profile's userData is the app root itself (packaged)
+/// or `Profiles/default` (dev builds), every other profile's `Profiles/<id>`; Radicle's home is
+/// `<appRoot>/R/<slot>` (packaged) or `<Freedom Dev>/R/<checkout hash>/<slot>` (dev), the slot
+/// read from the profile's `profile.json` (else its registry record); a profile without one
+/// uses `<userData>/radicle-data`.
+public struct DesktopProfileLocation: Sendable, Equatable {
+  /// The app root (nil: a userData outside any catalog, e.g. desktop's `--profile-dir`).
+  public let appRoot: String?
+  /// The profile's id (nil outside a catalog).
+  public let profileID: String?
+  /// The profile's userData.
+  public let userData: String
+  /// Its slot, when it has one.
+  public let slot: Int?
+  /// Radicle's home, where desktop reads it.
+  public let radicleHome: String
+
+  /// The dev build's parent directory name (`<appData>/Freedom Dev/<checkout>`).
+  static let devParent = "Freedom Dev"
+  /// A dev build's checkout directory: `freedom-browser-<8 hex of its repository path>`.
+  static let checkoutPrefix = "freedom-browser-"
+  static let profilesDirectory = "Profiles"
+
+  /// The profile whose userData is `userData`: an app root holding the registry (its default
+  /// profile), `<appRoot>/Profiles/<id>`, or a userData outside a catalog.
+  static func of(userData: String) throws(NodeError) -> DesktopProfileLocation {
+    let parent = NodePath.parent(userData)
+    if NodePath.leaf(parent) == profilesDirectory {
+      let appRoot = NodePath.parent(parent)
+      if let registry = try registry(appRoot) {
+        return try located(
+          appRoot: appRoot, id: NodePath.leaf(userData), userData: userData,
+          record: registry.profile(named: NodePath.leaf(userData)))
+      }
+    }
+    if let registry = try registry(userData) {
+      if isDev(appRoot: userData) {
+        return try profile(
+          DesktopProfileRegistry.defaultProfileID, appRoot: userData, registry: registry)
+      }
+      return try located(
+        appRoot: userData, id: DesktopProfileRegistry.defaultProfileID, userData: userData,
+        record: registry.profile(named: DesktopProfileRegistry.defaultProfileID))
+    }
+    let paths = DesktopUserData(root: userData)
+    return DesktopProfileLocation(
+      appRoot: nil, profileID: nil, userData: userData, slot: nil, radicleHome: paths.radicleData)
+  }
+
+  /// The profile `name` (an id or display name) of the app root `appRoot`.
+  static func named(_ name: String, appRoot: String) throws(NodeError) -> DesktopProfileLocation {
+    guard let registry = try registry(appRoot, strict: true) else {
+      throw .noProfileRegistry(appRoot: appRoot)
+    }
+    return try profile(name, appRoot: appRoot, registry: registry)
+  }
+
+  private static func profile(
+    _ name: String, appRoot: String, registry: DesktopProfileRegistry
+  ) throws(NodeError) -> DesktopProfileLocation {
+    guard let record = registry.profile(named: name) else {
+      throw .noSuchProfile(name, appRoot: appRoot, known: registry.profiles.map(\.id))
+    }
+    return try located(
+      appRoot: appRoot, id: record.id, userData: userData(of: record.id, appRoot: appRoot),
+      record: record)
+  }
+
+  /// The userData of profile `id`: the app root for a packaged build's default profile, else
+  /// `Profiles/<id>`.
+  static func userData(of id: String, appRoot: String) -> String {
+    id == DesktopProfileRegistry.defaultProfileID && !isDev(appRoot: appRoot)
+      ? appRoot : NodePath.join(appRoot, profilesDirectory + "/" + id)
+  }
+
+  private static func located(
+    appRoot: String, id: String, userData: String, record: DesktopProfileRegistry.Profile?
+  ) throws(NodeError) -> DesktopProfileLocation {
+    let paths = DesktopUserData(root: userData)
+    var slot = record?.slot
+    if let bytes = try NodeFileAccess.read(paths.profileMetadata) {
+      do {
+        slot = try DesktopProfileMetadata(json: bytes).slot
+      } catch {
+        throw .invalid(path: paths.profileMetadata, reason: "\(error)")
+      }
+    }
+    let home = slot.map { radicleHome(appRoot: appRoot, slot: $0) } ?? paths.radicleData
+    return DesktopProfileLocation(
+      appRoot: appRoot, profileID: id, userData: userData, slot: slot, radicleHome: home)
+  }
+
+  /// `<appRoot>/R/<slot>`, or `<Freedom Dev>/R/<checkout hash>/<slot>` for a dev build.
+  static func radicleHome(appRoot: String, slot: Int) -> String {
+    guard isDev(appRoot: appRoot) else {
+      return NodePath.join(appRoot, DesktopUserData.catalogDirectory + "/\(slot)")
+    }
+    let leaf = NodePath.leaf(appRoot)
+    let hash = leaf.hasPrefix(checkoutPrefix) ? String(leaf.dropFirst(checkoutPrefix.count)) : "dev"
+    return NodePath.join(
+      NodePath.parent(appRoot), DesktopUserData.catalogDirectory + "/\(hash)/\(slot)")
+  }
+
+  /// Whether `appRoot` is a dev build's (`…/Freedom Dev/<checkout>`).
+  static func isDev(appRoot: String) -> Bool {
+    NodePath.leaf(NodePath.parent(appRoot)) == devParent
+  }
+
+  /// The registry in `appRoot`, nil when there is none. One desktop cannot read is refused
+  /// when `strict` (a profile is looked up in it), else read as listing no profile (its
+  /// presence alone makes the directory an app root, as before profiles were read).
+  static func registry(_ appRoot: String, strict: Bool = false) throws(NodeError)
+    -> DesktopProfileRegistry?
+  {
+    let path = NodePath.join(appRoot, DesktopProfileRegistry.fileName)
+    guard let bytes = try NodeFileAccess.read(path) else { return nil }
+    do {
+      return try DesktopProfileRegistry(json: bytes)
+    } catch {
+      guard strict else { return DesktopProfileRegistry(profiles: []) }
+      throw .invalid(path: path, reason: "\(error)")
+    }
+  }
+
+  /// The userData of the profile whose Radicle home is `home` (`<appRoot>/R/<slot>` or a dev
+  /// build's `R/<hash>/<slot>`), when a registry names one.
+  static func owner(ofRadicleHome home: String) -> String? {
+    guard let slot = Int(NodePath.leaf(home)) else { return nil }
+    let parent = NodePath.parent(home)
+    var appRoots: [String] = []
+    if NodePath.leaf(parent) == DesktopUserData.catalogDirectory {
+      appRoots.append(NodePath.parent(parent))
+    } else if NodePath.leaf(NodePath.parent(parent)) == DesktopUserData.catalogDirectory {
+      let devRoot = NodePath.parent(NodePath.parent(parent))
+      appRoots.append(NodePath.join(devRoot, checkoutPrefix + NodePath.leaf(parent)))
+    }
+    for appRoot in appRoots {
+      guard let registry = try? registry(appRoot) else { continue }
+      for record in registry.profiles {
+        let userData = userData(of: record.id, appRoot: appRoot)
+        if let location = try? located(
+          appRoot: appRoot, id: record.id, userData: userData, record: record),
+          location.slot == slot, location.radicleHome == home
+        {
+          return userData
+        }
+      }
+      return isDev(appRoot: appRoot) ? nil : appRoot
+    }
+    return nil
+  }
+
+  /// Every profile of the app root's registry, located.
+  func allProfiles() throws(NodeError) -> [DesktopProfileLocation] {
+    guard let appRoot, let registry = try Self.registry(appRoot) else { return [] }
+    var all: [DesktopProfileLocation] = []
+    for record in registry.profiles {
+      all.append(
+        try Self.located(
+          appRoot: appRoot, id: record.id,
+          userData: Self.userData(of: record.id, appRoot: appRoot), record: record))
+    }
+    return all
+  }
+
+  /// The staging folders desktop copies radicle-data through (`<home>.migrating-<pid>-<ts>`,
+  /// beside the home), full paths.
+  func radicleStagingFolders() -> [String] {
+    let parent = NodePath.parent(radicleHome)
+    let prefix = NodePath.leaf(radicleHome) + ".migrating-"
+    return DesktopDirectory.entries(parent).filter { $0.hasPrefix(prefix) }.sorted().map {
+      NodePath.join(parent, $0)
+    }
+  }
+}
+
+/// What a directory given as a desktop installation (or as antd's) is, from the names in it:
+/// desktop's parts (profile-paths.js), another node's files, or nothing known.
+enum DesktopDirectory {
+  /// Files and directories only desktop Freedom puts in a userData or app root.
+  static let markers = [
+    DesktopProfileRegistry.fileName, "profile.json", DesktopPublisherMap.fileName, "identity",
+    DesktopInstallation.antData, "bee-data", "radicle-data", "ipfs-data", "tor-data",
+    DesktopVaultMeta.fileName, DesktopInstallation.beeOnlyDataPendingDelete,
+  ]
+
+  /// The names in directory `path` (nothing when it cannot be listed).
+  static func entries(_ path: String) -> [String] {
+    guard let stream = opendir(path) else { return [] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// Whether `path` holds a part of desktop Freedom (a marker, or an `R/` with a slot).
+  static func holdsFreedom(_ path: String) throws(NodeError) -> Bool {
+    for name in markers where try NodeFileAccess.status(NodePath.join(path, name)) != nil {
+      return true
+    }
+    let homes = NodePath.join(path, DesktopUserData.catalogDirectory)
+    return entries(homes).contains { Int($0) != nil || $0.contains(".migrating-") }
+  }
+
+  /// The desktop part `path` is, with the userData it belongs to.
+  static func part(_ path: String) throws(NodeError) -> NodeError.WrongDirectory? {
+    let leaf = NodePath.leaf(path)
+    let parent = NodePath.parent(path)
+    let parts: [String: NodeError.DesktopPart] = [
+      DesktopInstallation.antData: .antData, "bee-data": .beeData, "ipfs-data": .ipfsData,
+      "radicle-data": .radicleData, "identity": .identity,
+      DesktopUserData.catalogDirectory: .radicleHomes,
+      DesktopProfileLocation.profilesDirectory: .profiles,
+    ]
+    if let part = parts[leaf], parent != "/", try holdsFreedom(parent) {
+      return .partOfInstallation(part, userData: parent)
+    }
+    if let slot = Int(leaf), NodePath.leaf(parent) == DesktopUserData.catalogDirectory {
+      let root = NodePath.parent(parent)
+      if try holdsFreedom(root) {
+        let owner = DesktopProfileLocation.owner(ofRadicleHome: path) ?? root
+        return .partOfInstallation(.radicleHome(slot: slot), userData: owner)
+      }
+    }
+    return nil
+  }
+
+  /// Another node's own directory, recognised by its files.
+  static func node(_ path: String) throws(NodeError) -> NodeError.NodeKind? {
+    func has(_ name: String) throws(NodeError) -> Bool {
+      try NodeFileAccess.status(NodePath.join(path, name)) != nil
+    }
+    if try has("keys/radicle") { return .radicle }
+    if try has("config") {
+      for name in ["datastore", "keystore", "datastore_spec"] where try has(name) { return .kubo }
+    }
+    var stores = false
+    for name in ["statestore", "localstore"] where try has(name) { stores = true }
+    if stores, try !has(Antd.configFile), try !has(Antd.lockFile) { return .bee }
+    if try has(Antd.keystoreFile) { return .swarmNode }
+    return nil
+  }
+}

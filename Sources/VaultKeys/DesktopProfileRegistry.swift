@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Desktop Freedom's profile catalog, `<appRoot>/profile-registry.json` (`profile-catalog.js`
+/// `loadCatalog`): `{"version": 1, "profiles": [{id, displayName, dir, slot, …}]}`. Desktop
+/// refuses another version or a `profiles` that is not an array ("Unsupported profile
+/// catalog"); so does this reader. `dir` is an absolute path of the machine that wrote it, so
+/// profiles are found by id (`Profiles/<id>`, the default one in the app root) instead.
+public struct DesktopProfileRegistry: Sendable, Equatable {
+  /// The file's name in the app root.
+  public static let fileName = "profile-registry.json"
+  /// The id of the profile a first run registers (slot 0; in a packaged build its userData is
+  /// the app root).
+  public static let defaultProfileID = "default"
+
+  /// One registered profile.
+  public struct Profile: Sendable, Equatable {
+    /// The sanitized id, the name of its directory under `Profiles/`.
+    public let id: String
+    /// The name the app shows.
+    public let displayName: String?
+    /// The catalog's slot (`Number.isInteger`), or nil.
+    public let slot: Int?
+
+    public init(id: String, displayName: String?, slot: Int?) {
+      self.id = id
+      self.displayName = displayName
+      self.slot = slot
+    }
+  }
+
+  /// The profiles, in catalog order (records without a string id are skipped, as desktop's
+  /// lookups by id never find them).
+  public let profiles: [Profile]
+
+  /// A registry of `profiles`.
+  public init(profiles: [Profile]) { self.profiles = profiles }
+
+  /// Reads the bytes of a `profile-registry.json`.
+  public init(json: some ContiguousBytes) throws(DesktopProfileRegistryError) {
+    let read: Result<[Profile], DesktopProfileRegistryError> = json.withUnsafeBytes { bytes in
+      let document: JSONNode
+      do throws(JSONSyntaxError) {
+        document = try JSONText.parse(bytes, duplicates: .kept)
+      } catch {
+        return .failure(.invalidJSON(error.description))
+      }
+      guard let version = document.lastMember(named: "version"),
+        Self.integer(version.value, in: bytes) == 1
+      else { return .failure(.unsupported) }
+      guard let list = document.lastMember(named: "profiles"),
+        case .array(let items) = list.value.kind
+      else { return .failure(.unsupported) }
+      var profiles: [Profile] = []
+      for item in items {
+        guard let id = item.lastMember(named: "id"), id.value.isString else { continue }
+        let name = item.lastMember(named: "displayName").flatMap {
+          $0.value.isString ? JSONText.string($0.value, in: bytes) : nil
+        }
+        let slot = item.lastMember(named: "slot").flatMap { Self.integer($0.value, in: bytes) }
+        profiles.append(
+          Profile(id: JSONText.string(id.value, in: bytes), displayName: name, slot: slot))
+      }
+      return .success(profiles)
+    }
+    profiles = try read.get()
+  }
+
+  /// The profile `name` names: its id, else its display name (ignoring case).
+  public func profile(named name: String) -> Profile? {
+    profiles.first { $0.id == name } ?? profiles.first { $0.id == Self.sanitizedID(name) }
+      ?? profiles.first { $0.displayName?.lowercased() == name.lowercased() }
+  }
+
+  /// The profile whose catalog slot is `slot`.
+  public func profile(slot: Int) -> Profile? { profiles.first { $0.slot == slot } }
+
+  /// An id as desktop's `sanitizeProfileId` makes it: trimmed, lower case, every run of
+  /// characters other than `a-z 0-9 _ -` one `-`, no `-` at either end; nil when nothing is
+  /// left (or the input names a path).
+  public static func sanitizedID(_ input: String) -> String? {
+    let trimmed = String(
+      input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+    ).lowercased()
+    guard !trimmed.isEmpty, trimmed != ".", trimmed != "..", !trimmed.contains("/"),
+      !trimmed.contains("\\")
+    else { return nil }
+    var id = ""
+    var dash = false
+    for scalar in trimmed.unicodeScalars {
+      if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
+        || scalar == "-"
+      {
+        id.unicodeScalars.append(scalar)
+        dash = false
+      } else if !dash {
+        id += "-"
+        dash = true
+      }
+    }
+    while id.hasPrefix("-") { id.removeFirst() }
+    while id.hasSuffix("-") { id.removeLast() }
+    return id.isEmpty ? nil : id
+  }
+
+  /// A JSON number that JavaScript's `Number.isInteger` accepts, within ±(2^53 − 1).
+  static func integer(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard case .number = node.kind, let value = Double(JSONText.text(node, in: bytes)),
+      value.isFinite, value.rounded(.towardZero) == value,
+      abs(value) <= DesktopProfileMetadata.maximumSafeInteger
+    else { return nil }
+    return Int(value)
+  }
+}
+
+/// Why a `profile-registry.json` cannot be read (desktop cannot read it either).
+public enum DesktopProfileRegistryError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Not JSON that `JSON.parse` reads; the reason names it.
+  case invalidJSON(String)
+  /// Not version 1 with a `profiles` array: desktop refuses it as an unsupported catalog.
+  case unsupported
+
+  public var description: String {
+    switch self {
+    case .invalidJSON(let reason):
+      "profile-registry.json is not JSON desktop Freedom can read: \(reason)"
+    case .unsupported:
+      "profile-registry.json is not a version 1 catalog with a profiles list; desktop Freedom "
+        + "refuses it too"
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Issue 17 item 1: desktop's profiles. A profile's userData is `<appRoot>/Profiles/<id>` (the
+/// default profile's the app root) and its Radicle home `<appRoot>/R/<slot>` (a dev build's
+/// `Freedom Dev/R/<checkout hash>/<slot>`), found through profile-registry.json and each
+/// profile's profile.json as desktop's profile-paths.js does. On 96c9884 `--user-data
+/// …/Profiles/work` wrote radicle-data, which desktop ignores, and there was no --profile.
+@Suite("desktop profiles")
+struct ProfilesTests {
+  static let registry = """
+    {"version": 1, "profiles": [
+      {"id": "default", "displayName": "My Profile", "dir": "/elsewhere/Freedom", "slot": 0},
+      {"id": "work", "displayName": "Work", "dir": "/elsewhere/Freedom/Profiles/work", "slot": 2}
+    ]}
+    """
+
+  /// Writes `text` at `name` in the fixture, its parent directories made first.
+  func put(_ fixture: ExportFixture, _ name: String, _ text: String) throws {
+    try makeDirectory((fixture.path(name) as NSString).deletingLastPathComponent)
+    _ = try fixture.file(name, text)
+  }
+
+  /// A packaged app root with two profiles and desktop's pending copy of radicle-data into R/2.
+  func appRoot(_ fixture: ExportFixture) throws -> String {
+    let root = fixture.path("Freedom")
+    try put(fixture, "Freedom/profile-registry.json", Self.registry)
+    try put(fixture, "Freedom/profile.json", #"{"id": "default", "slot": 0}"#)
+    try put(fixture, "Freedom/Profiles/work/profile.json", #"{"id": "work", "slot": 2}"#)
+    try put(fixture, "Freedom/R/2.migrating-4242-1767225600000/config.json", "{}")
+    return root
+  }
+
+  @Test(arguments: [true, false])
+  func aProfileIsWrittenWhereDesktopReadsIt(byProfileOption: Bool) throws {
+    let fixture = try ExportFixture()
+    let root = try appRoot(fixture)
+    let arguments =
+      byProfileOption
+      ? ["--freedom-dir", root, "--profile", "work"] : ["--freedom-dir", root + "/Profiles/work"]
+    let run = try fixture.run(["export", "freedom"] + arguments)
+    #expect(run.status == 0, "\(run.stderr)")
+    let fileManager = FileManager.default
+    #expect(fileManager.fileExists(atPath: root + "/Profiles/work/ant-data/keys/swarm.key"))
+    #expect(fileManager.fileExists(atPath: root + "/R/2/keys/radicle"), "\(run.stdout)")
+    #expect(!fileManager.fileExists(atPath: root + "/Profiles/work/radicle-data"))
+    // Nothing of the default profile, and the staging folder is never taken for the home.
+    #expect(!fileManager.fileExists(atPath: root + "/ant-data"))
+    #expect(!fileManager.fileExists(atPath: root + "/R/0"))
+    #expect(tree(root + "/R/2.migrating-4242-1767225600000") == ["config.json"])
+    #expect(
+      run.stdout.contains(
+        "Radicle's home is outside \(root)/Profiles/work: written in a second transaction"))
+
+    let verify = try fixture.run(["verify", "--json"] + arguments)
+    #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+    let checks = (json["checks"] as? [[String: Any]]) ?? []
+    func row(_ name: String) -> [String: Any]? { checks.first { $0["check"] as? String == name } }
+    #expect(row("radicle")?["status"] as? String == "match")
+    #expect(row("radicle")?["path"] as? String == root + "/R/2/keys/radicle")
+    #expect(row("profile default")?["path"] as? String == root)
+    #expect(
+      (row("profile work")?["detail"] as? String)?.contains("the profile checked here") == true)
+    #expect(
+      row("radicle staging")?["path"] as? String == root + "/R/2.migrating-4242-1767225600000")
+    #expect(row("radicle staging")?["status"] as? String == "note")
+  }
+
+  @Test func theDefaultProfileIsTheAppRoot() throws {
+    let fixture = try ExportFixture()
+    let root = try appRoot(fixture)
+    let run = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "default"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: root + "/ant-data/keys/swarm.key"))
+    #expect(FileManager.default.fileExists(atPath: root + "/R/0/keys/radicle"))
+    #expect(!FileManager.default.fileExists(atPath: root + "/Profiles/default"))
+  }
+
+  @Test func anUnknownProfileIsRefusedWithTheKnownOnes() throws {
+    let fixture = try ExportFixture()
+    let root = try appRoot(fixture)
+    let run = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "home"])
+    #expect(run.status == 1)
+    #expect(run.stdout == "")
+    #expect(run.stderr.contains("has no profile named 'home'; its profiles: default, work"))
+    let named = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "Work"])
+    #expect(named.status == 0, "\(named.stderr)")
+    #expect(FileManager.default.fileExists(atPath: root + "/R/2/keys/radicle"))
+  }
+
+  @Test func aDevBuildKeepsRadicleUnderFreedomDevR() throws {
+    let fixture = try ExportFixture()
+    let root = fixture.path("Freedom Dev/freedom-browser-abcd1234")
+    try put(
+      fixture,
+      "Freedom Dev/freedom-browser-abcd1234/profile-registry.json",
+      #"{"version": 1, "profiles": [{"id": "default", "slot": 0}]}"#)
+    try put(
+      fixture,
+      "Freedom Dev/freedom-browser-abcd1234/Profiles/default/profile.json", #"{"slot": 0}"#)
+    let run = try fixture.run(["export", "freedom", "--freedom-dir", root])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      FileManager.default.fileExists(atPath: root + "/Profiles/default/ant-data/keys/swarm.key"))
+    #expect(
+      FileManager.default.fileExists(atPath: fixture.path("Freedom Dev/R/abcd1234/0/keys/radicle")))
+  }
+}
