@@ -1,5 +1,4 @@
 import CryptoPrimitives
-import Glibc
 
 /// A node directory held under its lock: opening it waits for any other freedom-keys, then
 /// finishes or undoes a change an earlier run was interrupted in (its intent record) and
@@ -148,7 +147,7 @@ public final class NodeDirectory {
       return directory
     } catch {
       group.release()
-      for created in made.reversed() { rmdir(created) }
+      for created in made.reversed() { _ = Platform.rmdir(path: created) }
       throw error
     }
   }
@@ -196,7 +195,7 @@ public final class NodeDirectory {
   public func close(keep: Bool = true) {
     releaseLocks()
     if !keep, !wrote {
-      for directory in created.reversed() { rmdir(directory) }
+      for directory in created.reversed() { _ = Platform.rmdir(path: directory) }
       created = []
     }
   }
@@ -279,7 +278,7 @@ public final class NodeDirectory {
       for directory in missing {
         let parentPath = NodePath.parent(directory)
         guard let parent = try DirectoryDescriptor.open(parentPath) else {
-          throw .system("create the directory", directory, ENOENT)
+          throw .system("create the directory", directory, Platform.noEntry)
         }
         do throws(NodeFileError) {
           try parent.makeDirectory(NodePath.leaf(directory), owner: try parent.owner())
@@ -291,7 +290,7 @@ public final class NodeDirectory {
         made.append(directory)
       }
     } catch {
-      for directory in made.reversed() { rmdir(directory) }
+      for directory in made.reversed() { _ = Platform.rmdir(path: directory) }
       throw error
     }
     return made
@@ -566,7 +565,7 @@ public final class NodeDirectory {
     }
     try root.directory(staged)?.sync()
     guard let stagedStatus = try root.status(staged) else {
-      throw .system("inspect", full(staged), ENOENT)
+      throw .system("inspect", full(staged), Platform.noEntry)
     }
     let step = IntentRecord.Step(
       kind: .dir, index: index, path: identity, inode: stagedStatus.inode, existed: status != nil)
