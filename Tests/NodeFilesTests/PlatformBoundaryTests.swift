@@ -34,4 +34,11 @@ struct PlatformBoundaryTests {
     let wording = try Self.files().filter { $0.1.contains("strerror(") }.map(\.0)
     #expect(wording == ["Platform.swift"])
   }
+
+  @Test func oneMkdirOfAUserPath() throws {
+    // SecureFileWriter.createDirectory and the node directory NodeDirectory.open creates share
+    // DirectoryPath.make; below a node directory DirectoryDescriptor uses mkdirat.
+    let making = try Self.files().filter { $0.1.contains("mkdir(") }.map(\.0)
+    #expect(making == ["Files/DirectoryPath.swift", "Platform.swift"])
+  }
 }

@@ -35,42 +35,20 @@ public enum SecureFileWriter {
     -> PermissionWarning?
   {
     guard !path.isEmpty else { throw .invalidPath(path) }
-    var prefixes: [String] = []
-    var current = path.hasPrefix("/") ? "/" : ""
-    for component in path.split(separator: "/") {
-      current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
-      prefixes.append(current)
+    let made: [String]
+    do throws(DirectoryPath.Failure) {
+      made = try DirectoryPath.make(path, mode: mode, ownedLikeParent: false)
+    } catch {
+      switch error {
+      case .notADirectory(let prefix): throw .notADirectory(path: prefix)
+      case .system(let operation, let prefix, let code):
+        throw SecureFileError(errno: code, path: prefix, operation: operation)
+      }
     }
-    for (index, prefix) in prefixes.enumerated() {
-      let isTarget = index == prefixes.count - 1
-      if let status = Platform.statFollowing(path: prefix) {
-        guard status.isDirectory else { throw .notADirectory(path: prefix) }
-        if isTarget, status.permissions & 0o077 != 0 {
-          return PermissionWarning(path: path, mode: status.permissions)
-        }
-        continue
-      }
-      guard Platform.errno == Platform.noEntry else {
-        throw SecureFileError(errno: Platform.errno, path: prefix, operation: "inspect")
-      }
-      if Platform.mkdir(path: prefix, mode) != 0 {
-        let code = Platform.errno
-        // Another process may have created it meanwhile; that is fine if it is a directory.
-        if code == Platform.exists, Platform.statFollowing(path: prefix)?.isDirectory == true {
-          continue
-        }
-        throw SecureFileError(errno: code, path: prefix, operation: "create directory")
-      }
-      // mkdir applied the umask; set exactly `mode`, on the directory just made (not a symlink).
-      let fd = Platform.open(
-        path: prefix, Platform.readOnly | Platform.directory | Platform.noFollow)
-      guard fd >= 0 else {
-        throw SecureFileError(errno: Platform.errno, path: prefix, operation: "open directory")
-      }
-      defer { _ = Platform.close(fd) }
-      guard Platform.fchmod(fd, mode) == 0 else {
-        throw SecureFileError(errno: Platform.errno, path: prefix, operation: "set permissions of")
-      }
+    if made.isEmpty, let status = Platform.statFollowing(path: path),
+      status.permissions & 0o077 != 0
+    {
+      return PermissionWarning(path: path, mode: status.permissions)
     }
     return nil
   }

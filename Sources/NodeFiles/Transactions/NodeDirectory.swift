@@ -266,34 +266,15 @@ public final class NodeDirectory {
   /// `mkdir -p path` for a node directory the user named: returns what it created, outermost
   /// first, each 0700 and, as root, owned like the directory it was made in.
   private static func createDirectory(_ path: String) throws(NodeFileError) -> [String] {
-    var missing: [String] = []
-    var current = path
-    while !current.isEmpty, current != "/", current != ".", try FileStatus.of(current) == nil {
-      missing.append(current)
-      current = NodePath.parent(current)
-    }
-    missing.reverse()
-    var made: [String] = []
-    do throws(NodeFileError) {
-      for directory in missing {
-        let parentPath = NodePath.parent(directory)
-        guard let parent = try DirectoryDescriptor.open(parentPath) else {
-          throw .system("create the directory", directory, Platform.noEntry)
-        }
-        do throws(NodeFileError) {
-          try parent.makeDirectory(NodePath.leaf(directory), owner: try parent.owner())
-        } catch {
-          // Another process may have created it meanwhile; that is fine if it is a directory.
-          if try FileStatus.following(directory)?.isDirectory == true { continue }
-          throw error
-        }
-        made.append(directory)
-      }
+    do throws(DirectoryPath.Failure) {
+      return try DirectoryPath.make(path, mode: 0o700, ownedLikeParent: true)
     } catch {
-      for directory in made.reversed() { _ = Platform.rmdir(path: directory) }
-      throw error
+      switch error {
+      case .notADirectory(let prefix):
+        throw NodeFileError(.unexpectedFile, "\(prefix) is not a directory")
+      case .system(let operation, let prefix, let code): throw .system(operation, prefix, code)
+      }
     }
-    return made
   }
 
   /// `path/relative`.
