@@ -1078,11 +1078,83 @@ def profile_nesting(h, freedom, runs):
         shutil.rmtree(app_root, ignore_errors=True)
 
 
+# How long a widened pair holds export freedom still, right after its first rename and right
+# after its first renameat2 (strace delay_exit): long enough for the other command (an export
+# antd with its scrypt takes ~0.6 s) to run wholly inside the change, short enough that a
+# binary that orders the two waits for the installation's lock (5 s) and then runs.
+WIDEN_SECONDS = 1.2
+
+
+def start_widened(h, arguments, who, log, bound=60):
+    """Starts `arguments` under strace, held WIDEN_SECONDS after the first call of each rename
+    syscall (strace counts per syscall), and returns once the first rename has returned (the
+    change is under way), it exited, or `bound` seconds passed: (process, whether it renamed)."""
+    delay = int(WIDEN_SECONDS * 1e6)
+    calls = "rename,renameat,renameat2"
+    p = subprocess.Popen(
+        [shutil.which("strace"), "-f", "-qq", "-o", log, "-e", f"trace={calls}",
+         "-e", f"inject={calls}:delay_exit={delay}:when=1"] + h.command(arguments, who),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p, wait_for_line(p, log, STRACE_CALL, bound) is not None
+
+
+def wait_for_line(p, log, pattern, bound):
+    """The first match of `pattern` in the strace log `log`, waiting until `p` exits or `bound`
+    seconds pass (then None)."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline and p.poll() is None:
+        if os.path.exists(log):
+            with open(log, errors="replace") as f:
+                for line in f:
+                    m = pattern.match(line)
+                    if m:
+                        return m
+        time.sleep(0.01)
+    return None
+
+
+STRACE_STOPPED = re.compile(r"^(\d+)\s+--- stopped by SIGSTOP")
+
+
+def start_stopped_after_unlock(h, arguments, who, log):
+    """Starts `arguments` under strace, stopped (SIGSTOP) right after its first unlink: the
+    release of its first lock. Returns (process, the stopped pid or None)."""
+    calls = "unlink,unlinkat"
+    p = subprocess.Popen(
+        [shutil.which("strace"), "-f", "-qq", "-o", log, "-e", f"trace={calls}",
+         "-e", f"inject={calls}:signal=STOP:when=1"] + h.command(arguments, who),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    m = wait_for_line(p, log, STRACE_STOPPED, 60)
+    return p, int(m.group(1)) if m else None
+
+
+def continued(p, pid):
+    """Waits for `p`, sending SIGCONT to its stopped tracee `pid` until it exits."""
+    while True:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+        try:
+            return p.wait(timeout=0.1)
+        except subprocess.TimeoutExpired:
+            continue
+
+
 def nesting_pairs(h, freedom, runs):
     """export freedom of a userData at the same time as a change to a node directory inside it
     (export antd of its ant-data, export radicle of its Radicle home) or a verify of it: the
     lock of the installation orders them, so every part stays whole, the password in
-    config.yaml keeps opening keys/swarm.key, and verify reports all old or all new."""
+    config.yaml keeps opening keys/swarm.key, and verify reports all old or all new.
+
+    Every fourth run is widened with strace, so that the narrow races are hit every time:
+    export freedom is held still just after its first rename and the other export starts only
+    then, inside the change; a binary that orders them runs the other export after export
+    freedom (it waits for the lock), so when both exit 0 the other's identity is in place, and
+    one that does not lets it run in the middle, where its write is lost. verify is started
+    first and stopped right after it lets go of its first lock, export freedom starts its
+    change, and verify goes on: a verify that reads under its locks sees all old or all new,
+    one that reads after releasing them sees half."""
     typical = h.duration(freedom.make, freedom.arguments, "B")
     others = {
         "antd": lambda u: ["export", "antd", "--data-dir", os.path.join(u, "ant-data"), "--force"],
@@ -1090,9 +1162,11 @@ def nesting_pairs(h, freedom, runs):
                               "--alias", "alice", "--force"],
         "verify": lambda u: ["verify", "--freedom-dir", u, "--json"],
     }
+    widen_each = 4 if shutil.which("strace") else 0
     for run in range(runs):
+        widened = widen_each and run % widen_each == 0
         for name, other in others.items():
-            scenario = f"freedom x {name} nested"
+            scenario = f"freedom x {name} nested{' widened' if widened else ''}"
             h.runs += 1
             user_data = freedom.make()
             if name == "antd":
@@ -1101,21 +1175,58 @@ def nesting_pairs(h, freedom, runs):
                 for entry in ("config.yaml", "keys"):
                     target = os.path.join(user_data, "ant-data", entry)
                     shutil.rmtree(target) if os.path.isdir(target) else os.unlink(target)
-            first = subprocess.Popen(h.command(freedom.arguments(user_data), "B"),
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            time.sleep(h.rng.uniform(0, typical))
-            second = subprocess.Popen(h.command(other(user_data), "A"),
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if widened and name == "verify":
+                # Without A's state nothing is moved aside first: export freedom's first rename
+                # puts B's key in ant-data, while radicle-data still holds A's.
+                for entry in ("keys/pss.key", "statestore"):
+                    target = os.path.join(user_data, "ant-data", entry)
+                    shutil.rmtree(target) if os.path.isdir(target) else os.unlink(target)
+            inside = False
+            logs = [os.path.join(h.scratch, f"strace-widened-{i}.log") for i in (1, 2)]
+            if widened and name == "verify":
+                # verify first, stopped once it let go of its first lock; export freedom then
+                # changes the installation, and verify goes on inside the change (or, when its
+                # locks are still held, after export freedom has waited 2 s for them).
+                second, stopped = start_stopped_after_unlock(h, other(user_data), "A", logs[1])
+                first, inside = start_widened(h, freedom.arguments(user_data), "B", logs[0],
+                                              bound=2)
+                if stopped is not None:
+                    continued(second, stopped)
+            elif widened:
+                first, inside = start_widened(h, freedom.arguments(user_data), "B", logs[0])
+                if not inside:
+                    h.violations.report(scenario, run, "export freedom never renamed anything")
+                second = subprocess.Popen(h.command(other(user_data), "A"),
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            else:
+                first = subprocess.Popen(h.command(freedom.arguments(user_data), "B"),
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                time.sleep(h.rng.uniform(0, typical))
+                second = subprocess.Popen(h.command(other(user_data), "A"),
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             results = [(p.wait(), p.stdout.read().decode(), p.stderr.read().decode())
                        for p in (first, second)]
+            for log in logs:
+                if os.path.exists(log):
+                    os.unlink(log)
             for status, _, err in results:
                 if status not in (0, 3) and "another freedom-keys is changing" not in err:
                     h.violations.report(scenario, run, f"unexpected failure (exit {status}): {err.strip()}")
+            parts = None
             try:
-                Antd.owner(os.path.join(user_data, "ant-data"), freedom.address)
-                freedom.radicle.key_of(os.path.join(user_data, "radicle-data"))
+                parts = {
+                    "antd": Antd.owner(os.path.join(user_data, "ant-data"), freedom.address),
+                    "radicle": {v: k for k, v in freedom.radicle.key.items()}.get(
+                        freedom.radicle.key_of(os.path.join(user_data, "radicle-data"))),
+                }
             except Exception as error:
                 h.violations.report(scenario, run, f"{error}; exits {[r[0] for r in results]}")
+            if inside and parts and name != "verify" and [r[0] for r in results] == [0, 0] \
+                    and parts[name] != "A":
+                # The other export started inside export freedom's change and both succeeded:
+                # run one after the other, the later (A's) is in place.
+                h.violations.report(scenario, run, f"both exited 0, but {name}'s export of A "
+                                    f"was lost: {parts[name]}'s identity is in place")
             if name == "verify" and results[1][0] in (0, 3):
                 try:
                     checks = {c["check"]: c["status"] for c in json.loads(results[1][1])["checks"]}

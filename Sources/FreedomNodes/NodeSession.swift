@@ -70,6 +70,18 @@ public enum NodeSession {
     report(directory, events)
     var succeeded = false
     defer { directory.close(keep: succeeded) }
+    let outcome = try NodeFileAccess.within(directory) { () throws(NodeError) in
+      try export(node, inputs, consent: consent, in: directory, events: events)
+    }
+    succeeded = true
+    return outcome
+  }
+
+  /// Inspect → plan → apply in the locked `directory`.
+  private static func export<Node: FreedomNode>(
+    _ node: Node, _ inputs: Node.ExportInputs, consent: ExportConsent,
+    in directory: NodeDirectory, events: (NodeEvent) -> Void
+  ) throws(NodeError) -> ExportOutcome<Node.Plan> {
     let plan = try node.plan(try node.inspect(), inputs, consent: consent, events: events)
     // Nothing the user had is deleted: what a consented replacement replaces, and any state
     // moved aside, is kept in a backup directory (without consent an export replaces nothing
@@ -82,7 +94,6 @@ public enum NodeSession {
     }
     let result = try node.apply(plan, in: directory)
     for warning in result?.warnings ?? [] { events(.engine(warning)) }
-    succeeded = true
     return ExportOutcome(plan: plan, result: result)
   }
 
@@ -182,7 +193,9 @@ public enum NodeSession {
     }
     report(directory, events)
     defer { directory.close() }
-    return try body(try node.inspect())
+    return try NodeFileAccess.within(directory) { () throws(NodeError) in
+      try body(try node.inspect())
+    }
   }
 
   /// `.freedom-keys.replaced/<UTC time>-<the old identity>`, the backup directory of an export

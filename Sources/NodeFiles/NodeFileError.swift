@@ -1,5 +1,3 @@
-import Glibc
-
 /// Why a node directory could not be read, locked or changed. `message` is one line a user can
 /// act on; `code` is for callers that match on the kind of failure.
 public struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -27,18 +25,19 @@ public struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible
   }
 
   /// A failed system call on `path`: "could not <operation> <path>: <strerror>".
-  static func system(_ operation: String, _ path: String, _ errorNumber: Int32 = errno)
+  static func system(_ operation: String, _ path: String, _ errorNumber: Int32 = Platform.errno)
     -> NodeFileError
   {
     let what = "could not \(operation) \(path)"
     switch errorNumber {
-    case EACCES, EPERM:
+    case Platform.accessDenied, Platform.notPermitted:
       return NodeFileError(
         .io, "permission denied: \(what); check the owner, permissions and attributes (lsattr)")
-    case EROFS: return NodeFileError(.io, "\(what): the file system is read-only")
-    case ENOSPC, EDQUOT:
+    case Platform.readOnlyFileSystem:
+      return NodeFileError(.io, "\(what): the file system is read-only")
+    case Platform.noSpace, Platform.quotaExceeded:
       return NodeFileError(.io, "\(what): no space left on the device; free some space and retry")
-    default: return NodeFileError(.io, "\(what): \(String(cString: strerror(errorNumber)))")
+    default: return NodeFileError(.io, "\(what): \(Platform.message(errorNumber))")
     }
   }
 

@@ -12,18 +12,83 @@
     /// The system's message for an errno value.
     static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
 
+    /// Sets the calling thread's errno (to hand a failure on unchanged).
+    static func setErrno(_ code: Int32) { Glibc.errno = code }
+
+    // MARK: Flags and errno values
+
     static let readOnly = O_RDONLY
+    static let writeOnly = O_WRONLY
+    static let readWrite = O_RDWR
+    static let create = O_CREAT
+    static let exclusive = O_EXCL
+    static let directory = O_DIRECTORY
     static let cloexec = O_CLOEXEC
     static let noFollow = O_NOFOLLOW
     static let nonBlocking = O_NONBLOCK
+
     static let noEntry = ENOENT
     static let symbolicLinkLoop = ELOOP
     static let wouldBlock = EWOULDBLOCK
+    static let tryAgain = EAGAIN
+    static let interrupted = EINTR
+    static let accessDenied = EACCES
+    static let notPermitted = EPERM
+    static let readOnlyFileSystem = EROFS
+    static let noSpace = ENOSPC
+    static let quotaExceeded = EDQUOT
+    static let exists = EEXIST
+    static let notDirectory = ENOTDIR
+    static let isDirectory = EISDIR
+    static let invalidArgument = EINVAL
+    static let notImplemented = ENOSYS
+    static let crossDevice = EXDEV
+    static let argumentListTooLong = E2BIG
+    static let tooManyLinks = EMLINK
+    static let notSupported = EOPNOTSUPP
+
+    // MARK: File types (`st_mode & fileTypeMask`)
+
+    static let fileTypeMask = UInt32(S_IFMT)
+    static let regularFileType = UInt32(S_IFREG)
+    static let directoryType = UInt32(S_IFDIR)
+    static let symbolicLinkType = UInt32(S_IFLNK)
+    static let fifoType = UInt32(S_IFIFO)
+    static let socketType = UInt32(S_IFSOCK)
+    static let characterDeviceType = UInt32(S_IFCHR)
+    static let blockDeviceType = UInt32(S_IFBLK)
 
     /// Whether this process runs as root (and so must hand what it creates to the owner).
     static var isRoot: Bool { geteuid() == 0 }
     /// The effective user id.
     static var effectiveUser: UInt32 { geteuid() }
+
+    // MARK: Paths the user named (symbolic links followed, except where said)
+
+    /// `open(2)` of `path` with `flags` (O_CLOEXEC and O_NOCTTY always added).
+    static func open(path: String, _ flags: Int32, _ mode: UInt32 = 0) -> Int32 {
+      Glibc.open(path, flags | O_CLOEXEC | O_NOCTTY, mode_t(mode))
+    }
+
+    /// `stat(2)`: nil with errno set.
+    static func statFollowing(path: String) -> FileStatus? {
+      var info = stat()
+      guard stat(path, &info) == 0 else { return nil }
+      return FileStatus(info)
+    }
+
+    /// `lstat(2)` (a symbolic link itself): nil with errno set.
+    static func lstat(path: String) -> FileStatus? {
+      var info = stat()
+      guard Glibc.lstat(path, &info) == 0 else { return nil }
+      return FileStatus(info)
+    }
+
+    static func mkdir(path: String, _ mode: UInt32) -> Int32 { Glibc.mkdir(path, mode_t(mode)) }
+    static func rmdir(path: String) -> Int32 { Glibc.rmdir(path) }
+    static func unlink(path: String) -> Int32 { Glibc.unlink(path) }
+    static func link(path from: String, _ to: String) -> Int32 { Glibc.link(from, to) }
+    static func rename(path from: String, _ to: String) -> Int32 { Glibc.rename(from, to) }
 
     // MARK: Descriptors
 
@@ -194,6 +259,31 @@
       flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB)
     }
 
+    /// An fcntl write lock on the whole file `descriptor` (the kind kubo's daemon holds),
+    /// without waiting: 0, or -1 with errno (EAGAIN or EACCES when another process holds it).
+    static func tryWriteLockRecord(_ descriptor: Int32) -> Int32 {
+      var lock = wholeFileWriteLock()
+      return fcntl(descriptor, F_SETLK, &lock)
+    }
+
+    /// The process that holds a conflicting fcntl lock on `descriptor`, if one is known.
+    static func writeLockHolder(_ descriptor: Int32) -> Int32? {
+      var probe = wholeFileWriteLock()
+      guard fcntl(descriptor, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK),
+        probe.l_pid > 0
+      else { return nil }
+      return probe.l_pid
+    }
+
+    private static func wholeFileWriteLock() -> flock {
+      var lock = flock()
+      lock.l_type = Int16(F_WRLCK)
+      lock.l_whence = Int16(SEEK_SET)
+      lock.l_start = 0
+      lock.l_len = 0
+      return lock
+    }
+
     /// A monotonic clock in seconds.
     static func now() -> Double {
       var time = timespec()
@@ -202,6 +292,13 @@
     }
 
     static func sleep(microseconds: UInt32) { usleep(microseconds) }
+  }
+  extension FileStatus {
+    init(_ info: stat) {
+      self.init(
+        mode: UInt32(info.st_mode), owner: info.st_uid, group: info.st_gid,
+        inode: UInt64(info.st_ino), device: UInt64(info.st_dev), size: Int64(info.st_size))
+    }
   }
 #else
   #error("NodeFiles needs Linux's descriptor-relative file calls (Glibc)")

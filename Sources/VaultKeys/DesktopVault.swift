@@ -1,4 +1,5 @@
 import CryptoPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -39,7 +40,8 @@ public struct DesktopVault: Sendable {
   private let tag: [UInt8]
 
   /// Parses the bytes of an `identity-vault.json`. Nothing secret is read here.
-  public init(json: [UInt8]) throws(DesktopVaultError) {
+  public init(json bytes: some ContiguousBytes) throws(DesktopVaultError) {
+    let json = bytes.withUnsafeBytes { [UInt8]($0) }
     guard json.count <= Self.maxByteCount else {
       throw .notAVault(reason: "the file is larger than 1 MiB")
     }

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -100,7 +101,8 @@ public struct DesktopVaultMeta: Sendable, Equatable {
   }
 
   /// Parses the bytes of a `vault-meta.json`.
-  public init(json: [UInt8]) throws(DesktopVaultMetaError) {
+  public init(json bytes: some ContiguousBytes) throws(DesktopVaultMetaError) {
+    let json = bytes.withUnsafeBytes { [UInt8]($0) }
     guard json.count <= Self.maxByteCount else { throw .invalid("the file is larger than 1 MiB") }
     let file: File
     do {

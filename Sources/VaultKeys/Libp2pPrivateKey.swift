@@ -1,5 +1,11 @@
 import CryptoPrimitives
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Ed25519 private keys in libp2p's protobuf form, as kubo stores them in its config
 /// (`Identity.PrivKey`, base64): `PrivateKey { Type: Ed25519, Data: seed ‖ public key }`.
 public enum Libp2pPrivateKey {
@@ -32,7 +38,10 @@ public enum Libp2pPrivateKey {
 
   /// The key in `protobuf`, which must be an Ed25519 key whose embedded public key matches
   /// its seed.
-  public static func decode(protobuf: SecureBytes) throws(Libp2pError) -> Ed25519.PrivateKey {
+  public static func decode(protobuf bytes: some ContiguousBytes) throws(Libp2pError)
+    -> Ed25519.PrivateKey
+  {
+    let protobuf = bytes as? SecureBytes ?? SecureBytes(bytes)
     // The header is not secret: it only names the type and length.
     let header = protobuf.withUnsafeBytes { [UInt8]($0.prefix(protobufPrefix.count)) }
     guard header.count == protobufPrefix.count, header[0] == 0x08, header[1] < 0x80,
@@ -52,8 +61,12 @@ public enum Libp2pPrivateKey {
   }
 
   /// The key in base64 text (`Identity.PrivKey`; whitespace is ignored).
-  public static func decode(base64: SecureBytes) throws(Libp2pError) -> Ed25519.PrivateKey {
-    guard let protobuf = SecureBase64.decode(base64) else { throw .notBase64 }
+  public static func decode(base64 bytes: some ContiguousBytes) throws(Libp2pError)
+    -> Ed25519.PrivateKey
+  {
+    guard let protobuf = SecureBase64.decode(bytes as? SecureBytes ?? SecureBytes(bytes)) else {
+      throw .notBase64
+    }
     return try decode(protobuf: protobuf)
   }
 }

@@ -1,10 +1,9 @@
 import CryptoPrimitives
 import FoundationEssentials
-import Glibc
 
 /// An open node directory, and every file operation below it relative to its descriptor:
 /// `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` where the kernel has it, else one
-/// `openat(O_NOFOLLOW | O_DIRECTORY)` per component. A symbolic link or `..` anywhere below the
+/// `openat(Platform.noFollow | Platform.directory)` per component. A symbolic link or `..` anywhere below the
 /// directory is refused, so nothing outside it is ever read, written, renamed or removed; the
 /// directory's own path may be a symbolic link (that is where the user pointed).
 final class DirectoryDescriptor {
@@ -27,8 +26,10 @@ final class DirectoryDescriptor {
     let descriptor = Platform.openDirectory(path: path)
     guard descriptor >= 0 else {
       let code = Platform.errno
-      if code == ENOENT { return nil }
-      if code == ENOTDIR { throw NodeFileError(.unexpectedFile, "\(path) is not a directory") }
+      if code == Platform.noEntry { return nil }
+      if code == Platform.notDirectory {
+        throw NodeFileError(.unexpectedFile, "\(path) is not a directory")
+      }
       throw .system("open the directory", path, code)
     }
     return DirectoryDescriptor(descriptor: descriptor, path: path)
@@ -53,25 +54,31 @@ final class DirectoryDescriptor {
 
   // MARK: - Resolving beneath
 
-  private static let directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK
+  private static let directoryFlags =
+    Platform.readOnly | Platform.directory | Platform.noFollow | Platform.nonBlocking
 
   /// The subdirectory `relative` ("" is this one), or nil when it (or a parent) is missing.
   func directory(_ relative: String) throws(NodeFileError) -> DirectoryDescriptor? {
     if relative.isEmpty { return self }
     try Self.requireBeneath(relative, in: path)
     var fd = Platform.openBeneath(descriptor, relative, Self.directoryFlags)
-    if fd < 0, [ENOSYS, EPERM, EINVAL, E2BIG, EAGAIN].contains(Platform.errno) {
+    if fd < 0,
+      [
+        Platform.notImplemented, Platform.notPermitted, Platform.invalidArgument,
+        Platform.argumentListTooLong, Platform.tryAgain,
+      ].contains(Platform.errno)
+    {
       fd = walk(relative)
     }
     guard fd >= 0 else {
       let code = Platform.errno
-      if code == ENOENT { return nil }
+      if code == Platform.noEntry { return nil }
       throw refusal(relative, code)
     }
     return DirectoryDescriptor(descriptor: fd, path: full(relative))
   }
 
-  /// `openat(O_NOFOLLOW)` one component at a time from this descriptor.
+  /// `openat(Platform.noFollow)` one component at a time from this descriptor.
   private func walk(_ relative: String) -> Int32 {
     var current = Platform.dup(descriptor)
     for component in relative.split(separator: "/") {
@@ -79,7 +86,7 @@ final class DirectoryDescriptor {
       let next = Platform.openat(current, String(component), Self.directoryFlags)
       let code = Platform.errno
       _ = Platform.close(current)
-      Glibc.errno = code
+      Platform.setErrno(code)
       current = next
     }
     return current
@@ -88,7 +95,7 @@ final class DirectoryDescriptor {
   /// Why `relative` could not be opened as a directory: the first component that is a symbolic
   /// link or not a directory is named.
   private func refusal(_ relative: String, _ code: Int32) -> NodeFileError {
-    if [ELOOP, ENOTDIR, EXDEV].contains(code) {
+    if [Platform.symbolicLinkLoop, Platform.notDirectory, Platform.crossDevice].contains(code) {
       var prefix = ""
       for component in relative.split(separator: "/") {
         prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
@@ -129,7 +136,7 @@ final class DirectoryDescriptor {
 
   private func require(_ relative: String) throws(NodeFileError) -> (DirectoryDescriptor, String) {
     guard let found = try parentAndName(relative) else {
-      throw .system("find the directory of", full(relative), ENOENT)
+      throw .system("find the directory of", full(relative), Platform.noEntry)
     }
     return found
   }
@@ -141,7 +148,7 @@ final class DirectoryDescriptor {
     if relative.isEmpty { return try status() }
     guard let (parent, name) = try parentAndName(relative) else { return nil }
     guard let status = Platform.lstatat(parent.descriptor, name) else {
-      if Platform.errno == ENOENT { return nil }
+      if Platform.errno == Platform.noEntry { return nil }
       throw .system("inspect", full(relative))
     }
     return status
@@ -204,7 +211,7 @@ final class DirectoryDescriptor {
         == 0
     else {
       let code = Platform.errno
-      if flags != 0, code == EINVAL || code == ENOSYS {
+      if flags != 0, code == Platform.invalidArgument || code == Platform.notImplemented {
         throw NodeFileError(
           .io,
           "the file system of \(full(to)) cannot swap directories atomically (renameat2); "
@@ -239,7 +246,7 @@ final class DirectoryDescriptor {
       let status = Platform.lstatat(parent.descriptor, name)
     else { return }
     guard Platform.unlinkat(parent.descriptor, name, directory: status.isDirectory) == 0 else {
-      if Platform.errno == ENOENT { return }
+      if Platform.errno == Platform.noEntry { return }
       throw .system("remove", full(relative))
     }
   }
@@ -262,12 +269,12 @@ final class DirectoryDescriptor {
     return names
   }
 
-  /// `fsync` of the directory. File systems that cannot sync a directory report EINVAL; that
+  /// `fsync` of the directory. File systems that cannot sync a directory report Platform.invalidArgument; that
   /// is not an error.
   func sync() throws(NodeFileError) { try Self.sync(descriptor, path) }
 
   private static func sync(_ descriptor: Int32, _ path: String) throws(NodeFileError) {
-    if Platform.fsync(descriptor) != 0, Platform.errno != EINVAL {
+    if Platform.fsync(descriptor) != 0, Platform.errno != Platform.invalidArgument {
       throw .system("flush", path)
     }
   }
@@ -288,7 +295,8 @@ final class DirectoryDescriptor {
   ) throws(NodeFileError) -> FileStatus {
     let (parent, name) = try require(relative)
     let fd = Platform.openat(
-      parent.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+      parent.descriptor, name,
+      Platform.writeOnly | Platform.create | Platform.exclusive | Platform.noFollow, 0o600)
     guard fd >= 0 else { throw .system("create", full(relative)) }
     var open = true
     var done = false
@@ -316,16 +324,17 @@ final class DirectoryDescriptor {
   }
 
   /// The bytes of the regular file `relative` and what it is, or nil when nothing is there.
-  /// Opened with O_NONBLOCK and O_NOFOLLOW and checked with fstat, so a FIFO, a device or a
+  /// Opened with Platform.nonBlocking and Platform.noFollow and checked with fstat, so a FIFO, a device or a
   /// link is refused without waiting; larger than `limit` bytes is refused unread.
   func readFile(_ relative: String, limit: Int) throws(NodeFileError) -> (SecureBytes, FileStatus)?
   {
     guard let (parent, name) = try parentAndName(relative) else { return nil }
-    let fd = Platform.openat(parent.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+    let fd = Platform.openat(
+      parent.descriptor, name, Platform.readOnly | Platform.noFollow | Platform.nonBlocking)
     guard fd >= 0 else {
       let code = Platform.errno
-      if code == ENOENT { return nil }
-      if code == ELOOP {
+      if code == Platform.noEntry { return nil }
+      if code == Platform.symbolicLinkLoop {
         throw NodeFileError(
           .unexpectedFile,
           "\(full(relative)) is a symbolic link; freedom-keys does not follow links inside \(path)"

@@ -1,5 +1,3 @@
-import Glibc
-
 /// What `lstat` or `stat` says about a path.
 public struct FileStatus: Sendable, Equatable {
   /// The type and permission bits.
@@ -15,34 +13,35 @@ public struct FileStatus: Sendable, Equatable {
   /// The size in bytes.
   public let size: Int64
 
-  init(_ info: stat) {
-    mode = UInt32(info.st_mode)
-    owner = info.st_uid
-    group = info.st_gid
-    inode = UInt64(info.st_ino)
-    device = UInt64(info.st_dev)
-    size = Int64(info.st_size)
+  init(mode: UInt32, owner: UInt32, group: UInt32, inode: UInt64, device: UInt64, size: Int64) {
+    self.mode = mode
+    self.owner = owner
+    self.group = group
+    self.inode = inode
+    self.device = device
+    self.size = size
   }
 
   /// A directory.
-  public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+  public var isDirectory: Bool { type == Platform.directoryType }
   /// A regular file.
-  public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+  public var isRegularFile: Bool { type == Platform.regularFileType }
   /// A symbolic link (only from `lstat`).
-  public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+  public var isSymbolicLink: Bool { type == Platform.symbolicLinkType }
+  private var type: UInt32 { mode & Platform.fileTypeMask }
   /// The same inode as `other` (same device and inode number).
   public func isSameFile(as other: FileStatus) -> Bool {
     inode == other.inode && device == other.device
   }
   /// What kind of file it is, for messages ("a FIFO").
   var kindDescription: String {
-    switch mode & UInt32(S_IFMT) {
-    case UInt32(S_IFREG): "a regular file"
-    case UInt32(S_IFDIR): "a directory"
-    case UInt32(S_IFLNK): "a symbolic link"
-    case UInt32(S_IFIFO): "a FIFO"
-    case UInt32(S_IFSOCK): "a socket"
-    case UInt32(S_IFCHR), UInt32(S_IFBLK): "a device"
+    switch type {
+    case Platform.regularFileType: "a regular file"
+    case Platform.directoryType: "a directory"
+    case Platform.symbolicLinkType: "a symbolic link"
+    case Platform.fifoType: "a FIFO"
+    case Platform.socketType: "a socket"
+    case Platform.characterDeviceType, Platform.blockDeviceType: "a device"
     default: "an unknown kind of file"
     }
   }
@@ -51,22 +50,21 @@ public struct FileStatus: Sendable, Equatable {
 
   /// The status of `path` itself (a symbolic link is not followed), or nil when nothing is there.
   public static func of(_ path: String) throws(NodeFileError) -> FileStatus? {
-    var info = stat()
-    guard lstat(path, &info) == 0 else {
-      if errno == ENOENT { return nil }
+    guard let status = Platform.lstat(path: path) else {
+      if Platform.errno == Platform.noEntry { return nil }
       throw .system("inspect", path)
     }
-    return FileStatus(info)
+    return status
   }
 
   /// The status of what `path` names, following symbolic links, or nil when nothing is there.
   public static func following(_ path: String) throws(NodeFileError) -> FileStatus? {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw .system("inspect", path)
+    guard let status = Platform.statFollowing(path: path) else {
+      let code = Platform.errno
+      if code == Platform.noEntry || code == Platform.notDirectory { return nil }
+      throw .system("inspect", path, code)
     }
-    return FileStatus(info)
+    return status
   }
 }
 

@@ -1,5 +1,4 @@
 import CryptoPrimitives
-import Glibc
 
 /// Reads the files of node directories, for `export` and `verify` alike.
 public enum NodeFileReader {
@@ -9,30 +8,25 @@ public enum NodeFileReader {
   /// The bytes of the regular file at `path`, read straight into zeroizing memory; nil when
   /// there is no file. A directory, a device or an oversized file is an error.
   public static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    let descriptor = Platform.open(path: path, Platform.readOnly | Platform.nonBlocking)
     guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+      if Platform.errno == Platform.noEntry { return nil }
+      throw .system("read", path)
     }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
-    }
-    guard info.st_mode & S_IFMT == S_IFREG else {
+    defer { _ = Platform.close(descriptor) }
+    guard let status = Platform.fstat(descriptor) else { throw .system("read", path) }
+    guard status.isRegularFile else {
       throw NodeFileError(.unexpectedFile, "\(path) is not a regular file")
     }
-    guard info.st_size <= maximumByteCount else {
+    guard status.size <= maximumByteCount else {
       throw NodeFileError(
         .unexpectedFile,
         "\(path) is larger than \(maximumByteCount >> 20) MiB; it is not a node file")
     }
     // One byte more than the size, to notice a file that grew meanwhile.
-    let (buffer, failure) = readAll(descriptor, capacity: Int(info.st_size) + 1)
-    guard failure == 0 else {
-      throw NodeFileError(.io, "cannot read \(path): \(String(cString: strerror(failure)))")
-    }
-    guard buffer.count <= info.st_size else {
+    let (buffer, failure) = readAll(descriptor, capacity: Int(status.size) + 1)
+    guard failure == 0 else { throw .system("read", path, failure) }
+    guard buffer.count <= status.size else {
       throw NodeFileError(.io, "\(path) changed while it was read")
     }
     return buffer
@@ -46,13 +40,14 @@ public enum NodeFileReader {
     var failure: Int32 = 0
     let buffer = SecureBytes(count: capacity) { raw in
       while filled < raw.count {
-        let count = Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+        let count = Platform.read(
+          descriptor, UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
         if count > 0 {
           filled += count
         } else if count == 0 {
           return
-        } else if errno != EINTR {
-          failure = errno
+        } else {
+          failure = Platform.errno
           return
         }
       }

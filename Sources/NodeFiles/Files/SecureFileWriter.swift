@@ -1,6 +1,5 @@
 import CryptoPrimitives
 import FoundationEssentials
-import Glibc
 
 /// Writes key files the way geth and bee do: a new file in the same directory, created with mode
 /// 0600, filled, flushed to disk and only then renamed over the target, so a reader sees either
@@ -36,40 +35,20 @@ public enum SecureFileWriter {
     -> PermissionWarning?
   {
     guard !path.isEmpty else { throw .invalidPath(path) }
-    var prefixes: [String] = []
-    var current = path.hasPrefix("/") ? "/" : ""
-    for component in path.split(separator: "/") {
-      current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
-      prefixes.append(current)
+    let made: [String]
+    do throws(DirectoryPath.Failure) {
+      made = try DirectoryPath.make(path, mode: mode, ownedLikeParent: false)
+    } catch {
+      switch error {
+      case .notADirectory(let prefix): throw .notADirectory(path: prefix)
+      case .system(let operation, let prefix, let code):
+        throw SecureFileError(errno: code, path: prefix, operation: operation)
+      }
     }
-    for (index, prefix) in prefixes.enumerated() {
-      let isTarget = index == prefixes.count - 1
-      var info = stat()
-      if stat(prefix, &info) == 0 {
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: prefix) }
-        if isTarget, info.st_mode & 0o077 != 0 {
-          return PermissionWarning(path: path, mode: UInt32(info.st_mode & 0o7777))
-        }
-        continue
-      }
-      guard errno == ENOENT else {
-        throw SecureFileError(errno: errno, path: prefix, operation: "inspect")
-      }
-      if mkdir(prefix, mode_t(mode)) != 0 {
-        let code = errno
-        // Another process may have created it meanwhile; that is fine if it is a directory.
-        if code == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
-        throw SecureFileError(errno: code, path: prefix, operation: "create directory")
-      }
-      // mkdir applied the umask; set exactly `mode`, on the directory just made (not a symlink).
-      let fd = open(prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      guard fd >= 0 else {
-        throw SecureFileError(errno: errno, path: prefix, operation: "open directory")
-      }
-      defer { close(fd) }
-      guard fchmod(fd, mode_t(mode)) == 0 else {
-        throw SecureFileError(errno: errno, path: prefix, operation: "set permissions of")
-      }
+    if made.isEmpty, let status = Platform.statFollowing(path: path),
+      status.permissions & 0o077 != 0
+    {
+      return PermissionWarning(path: path, mode: status.permissions)
     }
     return nil
   }
@@ -83,57 +62,67 @@ public enum SecureFileWriter {
     replace: ReplacePolicy = .refuseExisting
   ) throws(SecureFileError) {
     let (directory, name) = try split(path)
-    var info = stat()
-    if lstat(path, &info) == 0 {
-      if info.st_mode & S_IFMT == S_IFDIR { throw .isADirectory(path: path) }
+    if let existing = Platform.lstat(path: path) {
+      if existing.isDirectory { throw .isADirectory(path: path) }
       if replace == .refuseExisting { throw .alreadyExists(path: path) }
     }
 
     let suffix = Hex.encode(SecureRandom.bytes(count: 6))
-    let temporary =
-      directory + "/." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".tmp-" + suffix
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-    guard fd >= 0 else { throw SecureFileError(errno: errno, path: path, operation: "create") }
+    let temporary = NodePath.join(
+      directory, "." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".tmp-" + suffix)
+    let fd = Platform.open(
+      path: temporary,
+      Platform.writeOnly | Platform.create | Platform.exclusive | Platform.noFollow, 0o600)
+    guard fd >= 0 else {
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "create")
+    }
     var descriptor: Int32? = fd
     var published = false
     defer {
-      if let descriptor { close(descriptor) }
-      if !published { unlink(temporary) }
+      if let descriptor { _ = Platform.close(descriptor) }
+      if !published { _ = Platform.unlink(path: temporary) }
     }
 
     let writeError = bytes.withUnsafeBytes { Platform.writeAll(fd, $0) }
     if let writeError { throw SecureFileError(errno: writeError, path: path, operation: "write") }
     // Only now, with the content written, the mode the file ends with (it may share it).
-    guard fchmod(fd, mode_t(mode)) == 0 else {
-      throw SecureFileError(errno: errno, path: path, operation: "set permissions of")
+    guard Platform.fchmod(fd, mode) == 0 else {
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "set permissions of")
     }
-    guard fsync(fd) == 0 else {
-      throw SecureFileError(errno: errno, path: path, operation: "flush")
+    guard Platform.fsync(fd) == 0 else {
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "flush")
     }
     descriptor = nil
     // close can report a deferred write error (NFS, quotas).
-    guard close(fd) == 0 else {
-      throw SecureFileError(errno: errno, path: path, operation: "close")
+    guard Platform.close(fd) == 0 else {
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "close")
     }
 
     switch replace {
     case .replace:
-      guard rename(temporary, path) == 0 else {
-        throw SecureFileError(errno: errno, path: path, operation: "replace")
+      guard Platform.rename(path: temporary, path) == 0 else {
+        throw SecureFileError(errno: Platform.errno, path: path, operation: "replace")
       }
     case .refuseExisting:
       // link() never replaces an existing name, so a file created meanwhile is not clobbered.
-      if link(temporary, path) == 0 {
-        unlink(temporary)
+      if Platform.link(path: temporary, path) == 0 {
+        _ = Platform.unlink(path: temporary)
       } else {
-        let code = errno
-        guard [EPERM, EOPNOTSUPP, ENOSYS, EMLINK].contains(code) else {
+        let code = Platform.errno
+        guard
+          [
+            Platform.notPermitted, Platform.notSupported, Platform.notImplemented,
+            Platform.tooManyLinks,
+          ].contains(code)
+        else {
           throw SecureFileError(errno: code, path: path, operation: "create")
         }
         // A file system without hard links (FAT, some FUSE mounts): check, then rename.
-        guard lstat(path, &info) != 0, errno == ENOENT else { throw .alreadyExists(path: path) }
-        guard rename(temporary, path) == 0 else {
-          throw SecureFileError(errno: errno, path: path, operation: "create")
+        guard Platform.lstat(path: path) == nil, Platform.errno == Platform.noEntry else {
+          throw .alreadyExists(path: path)
+        }
+        guard Platform.rename(path: temporary, path) == 0 else {
+          throw SecureFileError(errno: Platform.errno, path: path, operation: "create")
         }
       }
     }
@@ -144,13 +133,13 @@ public enum SecureFileWriter {
   /// Makes the rename durable. File systems that cannot sync a directory report EINVAL; that
   /// is not an error.
   private static func syncDirectory(_ directory: String, for path: String) throws(SecureFileError) {
-    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let fd = Platform.open(path: directory, Platform.readOnly | Platform.directory)
     guard fd >= 0 else {
-      throw SecureFileError(errno: errno, path: path, operation: "flush the directory of")
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "flush the directory of")
     }
-    defer { close(fd) }
-    if fsync(fd) != 0, errno != EINVAL {
-      throw SecureFileError(errno: errno, path: path, operation: "flush the directory of")
+    defer { _ = Platform.close(fd) }
+    if Platform.fsync(fd) != 0, Platform.errno != Platform.invalidArgument {
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "flush the directory of")
     }
   }
 
@@ -188,16 +177,16 @@ public enum SecureFileError: Error, Equatable, Sendable, CustomStringConvertible
 
   init(errno code: Int32, path: String, operation: String) {
     switch code {
-    case EACCES, EPERM: self = .permissionDenied(path: path)
-    case EROFS: self = .readOnlyFileSystem(path: path)
-    case ENOSPC, EDQUOT: self = .noSpace(path: path)
-    case ENOTDIR: self = .notADirectory(path: path)
-    case ENOENT: self = .noSuchDirectory(path: path)
-    case EISDIR: self = .isADirectory(path: path)
-    case EEXIST: self = .alreadyExists(path: path)
+    case Platform.accessDenied, Platform.notPermitted: self = .permissionDenied(path: path)
+    case Platform.readOnlyFileSystem: self = .readOnlyFileSystem(path: path)
+    case Platform.noSpace, Platform.quotaExceeded: self = .noSpace(path: path)
+    case Platform.notDirectory: self = .notADirectory(path: path)
+    case Platform.noEntry: self = .noSuchDirectory(path: path)
+    case Platform.isDirectory: self = .isADirectory(path: path)
+    case Platform.exists: self = .alreadyExists(path: path)
     default:
       self = .systemError(
-        path: path, operation: operation, message: String(cString: strerror(code)))
+        path: path, operation: operation, message: Platform.message(code))
     }
   }
 

@@ -1,5 +1,3 @@
-import Glibc
-
 /// kubo's repository lock: a running `ipfs daemon` holds an fcntl write lock on
 /// `<repo>/repo.lock`. Taking the same lock tells whether a daemon is running and keeps one from
 /// starting while the config is replaced; it is released when this value goes away. Taken
@@ -9,43 +7,28 @@ public final class KuboRepoLock {
 
   private init(descriptor: Int32) { self.descriptor = descriptor }
 
-  deinit { close(descriptor) }
+  deinit { _ = Platform.close(descriptor) }
 
   /// Takes the lock, or fails naming the process that holds it. Returns nil when the repository
   /// has no `repo.lock` (no daemon ever ran there); the file is never created.
   public static func acquire(repository: String) throws(NodeFileError) -> KuboRepoLock? {
     let path = NodePath.join(repository, "repo.lock")
-    let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY)
+    let descriptor = Platform.open(path: path, Platform.readWrite | Platform.noFollow)
     guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw NodeFileError(
-        .io,
-        "cannot open \(path) to check for a running daemon: \(String(cString: strerror(errno)))")
+      if Platform.errno == Platform.noEntry { return nil }
+      throw .system("open", path)
     }
-    var request = wholeFileWriteLock()
-    if fcntl(descriptor, F_SETLK, &request) == 0 {
+    if Platform.tryWriteLockRecord(descriptor) == 0 {
       return KuboRepoLock(descriptor: descriptor)
     }
-    let code = errno
-    defer { close(descriptor) }
-    guard code == EAGAIN || code == EACCES else {
-      throw NodeFileError(.io, "cannot lock \(path): \(String(cString: strerror(code)))")
+    let code = Platform.errno
+    defer { _ = Platform.close(descriptor) }
+    guard code == Platform.tryAgain || code == Platform.accessDenied else {
+      throw .system("lock", path, code)
     }
-    var probe = wholeFileWriteLock()
-    let holder =
-      fcntl(descriptor, F_GETLK, &probe) == 0 && probe.l_type != Int16(F_UNLCK) && probe.l_pid > 0
-      ? " (process \(probe.l_pid))" : ""
+    let holder = Platform.writeLockHolder(descriptor).map { " (process \($0))" } ?? ""
     throw NodeFileError(
       .busy,
       "a kubo daemon\(holder) holds \(path); stop it (ipfs shutdown) and run this again")
-  }
-
-  private static func wholeFileWriteLock() -> flock {
-    var lock = flock()
-    lock.l_type = Int16(F_WRLCK)
-    lock.l_whence = Int16(SEEK_SET)
-    lock.l_start = 0
-    lock.l_len = 0
-    return lock
   }
 }

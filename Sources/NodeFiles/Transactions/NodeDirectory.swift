@@ -1,5 +1,4 @@
 import CryptoPrimitives
-import Glibc
 
 /// A node directory held under its lock: opening it waits for any other freedom-keys, then
 /// finishes or undoes a change an earlier run was interrupted in (its intent record) and
@@ -148,7 +147,7 @@ public final class NodeDirectory {
       return directory
     } catch {
       group.release()
-      for created in made.reversed() { rmdir(created) }
+      for created in made.reversed() { _ = Platform.rmdir(path: created) }
       throw error
     }
   }
@@ -196,7 +195,7 @@ public final class NodeDirectory {
   public func close(keep: Bool = true) {
     releaseLocks()
     if !keep, !wrote {
-      for directory in created.reversed() { rmdir(directory) }
+      for directory in created.reversed() { _ = Platform.rmdir(path: directory) }
       created = []
     }
   }
@@ -267,34 +266,15 @@ public final class NodeDirectory {
   /// `mkdir -p path` for a node directory the user named: returns what it created, outermost
   /// first, each 0700 and, as root, owned like the directory it was made in.
   private static func createDirectory(_ path: String) throws(NodeFileError) -> [String] {
-    var missing: [String] = []
-    var current = path
-    while !current.isEmpty, current != "/", current != ".", try FileStatus.of(current) == nil {
-      missing.append(current)
-      current = NodePath.parent(current)
-    }
-    missing.reverse()
-    var made: [String] = []
-    do throws(NodeFileError) {
-      for directory in missing {
-        let parentPath = NodePath.parent(directory)
-        guard let parent = try DirectoryDescriptor.open(parentPath) else {
-          throw .system("create the directory", directory, ENOENT)
-        }
-        do throws(NodeFileError) {
-          try parent.makeDirectory(NodePath.leaf(directory), owner: try parent.owner())
-        } catch {
-          // Another process may have created it meanwhile; that is fine if it is a directory.
-          if try FileStatus.following(directory)?.isDirectory == true { continue }
-          throw error
-        }
-        made.append(directory)
-      }
+    do throws(DirectoryPath.Failure) {
+      return try DirectoryPath.make(path, mode: 0o700, ownedLikeParent: true)
     } catch {
-      for directory in made.reversed() { rmdir(directory) }
-      throw error
+      switch error {
+      case .notADirectory(let prefix):
+        throw NodeFileError(.unexpectedFile, "\(prefix) is not a directory")
+      case .system(let operation, let prefix, let code): throw .system(operation, prefix, code)
+      }
     }
-    return made
   }
 
   /// `path/relative`.
@@ -566,7 +546,7 @@ public final class NodeDirectory {
     }
     try root.directory(staged)?.sync()
     guard let stagedStatus = try root.status(staged) else {
-      throw .system("inspect", full(staged), ENOENT)
+      throw .system("inspect", full(staged), Platform.noEntry)
     }
     let step = IntentRecord.Step(
       kind: .dir, index: index, path: identity, inode: stagedStatus.inode, existed: status != nil)

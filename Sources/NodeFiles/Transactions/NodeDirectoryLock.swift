@@ -1,5 +1,3 @@
-import Glibc
-
 /// The lock that makes every change to a node directory one at a time: an exclusive `flock` on
 /// `<dir>/.freedom-keys.lock`, held from the first read to the last write. A second
 /// freedom-keys waits up to `timeout` seconds, then gives up with `NodeFileError.Code.busy`.
@@ -46,13 +44,19 @@ public final class NodeDirectoryLock {
     let path = directory.full(fileName)
     let deadline = Platform.now() + timeout
     while true {
-      // O_NONBLOCK: a FIFO planted under the name does not hang the open; fstat refuses it.
+      // Platform.nonBlocking: a FIFO planted under the name does not hang the open; fstat refuses it.
       let descriptor = Platform.openat(
-        directory.descriptor, fileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        directory.descriptor, fileName,
+        Platform.readWrite | Platform.create | Platform.noFollow | Platform.nonBlocking, 0o600)
       guard descriptor >= 0 else {
         let code = Platform.errno
-        if readOnlyIsFine, code == EACCES || code == EROFS || code == EPERM { return nil }
-        if code == ELOOP {
+        if readOnlyIsFine,
+          code == Platform.accessDenied || code == Platform.readOnlyFileSystem
+            || code == Platform.notPermitted
+        {
+          return nil
+        }
+        if code == Platform.symbolicLinkLoop {
           throw NodeFileError(
             .unexpectedFile, "\(path) is a symbolic link, not a lock file freedom-keys made")
         }
@@ -77,7 +81,7 @@ public final class NodeDirectoryLock {
       }
       let code = Platform.errno
       _ = Platform.close(descriptor)
-      guard code == EWOULDBLOCK || code == EINTR else {
+      guard code == Platform.wouldBlock || code == Platform.interrupted else {
         throw .system("lock", path, code)
       }
       guard Platform.now() < deadline else {

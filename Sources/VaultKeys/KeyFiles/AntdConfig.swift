@@ -1,5 +1,11 @@
 import CryptoPrimitives
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// antd's `config.yaml` (the bee-compatible YAML file desktop Freedom writes into
 /// `<userData>/ant-data/` and starts `antd --config=<file>` with), as far as the node identity
 /// is concerned: the keystore password and where the data directory is.
@@ -31,7 +37,9 @@ public struct AntdConfig: Sendable {
   private let layout: AntdConfigScanner.Result
 
   /// Parses `yaml`, the bytes of a `config.yaml`.
-  public init(yaml: SecureBytes) throws(AntdConfigError) {
+  public init(yaml input: some ContiguousBytes) throws(AntdConfigError) {
+    // It may hold the password: kept in zeroizing memory (a SecureBytes is taken as it is).
+    let yaml = input as? SecureBytes ?? SecureBytes(input)
     guard yaml.count <= Self.maxByteCount else { throw .tooLarge }
     let scanned: Result<AntdConfigScanner.Result, AntdConfigError> = yaml.withUnsafeBytes { raw in
       do throws(AntdConfigError) {

@@ -1,5 +1,11 @@
 import CryptoPrimitives
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// An unencrypted OpenSSH private key file (`openssh-key-v1`, PROTOCOL.key) holding one Ed25519
 /// key, the form Radicle reads from `~/.radicle/keys/radicle`.
 ///
@@ -96,9 +102,10 @@ public enum OpenSSHEd25519PrivateKey {
 
   /// The key and comment of an unencrypted OpenSSH Ed25519 private key file, after checking the
   /// format, the check integers, the padding and that the public key belongs to the seed.
-  public static func parse(pem: SecureBytes) throws(OpenSSHKeyError) -> (
+  public static func parse(pem bytes: some ContiguousBytes) throws(OpenSSHKeyError) -> (
     Ed25519.PrivateKey, comment: String
   ) {
+    let pem = bytes as? SecureBytes ?? SecureBytes(bytes)
     guard let bodyRange = pem.withUnsafeBytes(armoredBody) else { throw .notAnOpenSSHPrivateKey }
     guard let body = SecureBase64.decode(pem[bodyRange]) else { throw .invalidBase64 }
     let parsed: Result<(Ed25519.PrivateKey, String), OpenSSHKeyError> = body.withUnsafeBytes {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Radicle's `config.json` in the Radicle home, read and edited only at `node.alias`: every
 /// other byte (field order, indentation, number spelling, fields this tool does not know) stays
 /// as the user had it. Bytes in, bytes out: nothing here touches the disk.
@@ -35,7 +41,8 @@ public struct RadicleConfig: Sendable {
 
   /// Parses `bytes`, which must be strict UTF-8 JSON: an object whose `node`, if present, is an
   /// object whose `alias`, if present, is a string.
-  public init(json bytes: [UInt8]) throws(RadicleConfigError) {
+  public init(json: some ContiguousBytes) throws(RadicleConfigError) {
+    let bytes = json.withUnsafeBytes { [UInt8]($0) }
     let parsed: Result<(JSONNode, String?), RadicleConfigError> = bytes.withUnsafeBytes { raw in
       do throws(RadicleConfigError) {
         return .success(try Self.read(raw))

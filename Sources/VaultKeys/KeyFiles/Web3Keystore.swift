@@ -1,4 +1,5 @@
 import CryptoPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -154,7 +155,7 @@ public struct Web3Keystore: Sendable {
 
   /// Parses a v3 key file without decrypting it; the parameters are checked against the limits
   /// above so `decrypt` cannot be made to exhaust memory.
-  public init(json: [UInt8]) throws(Web3KeystoreError) {
+  public init(json: some ContiguousBytes) throws(Web3KeystoreError) {
     let parsed: Result<Web3Keystore, Web3KeystoreError> = json.withUnsafeBytes { bytes in
       do throws(Web3KeystoreError) {
         return .success(try Reader(bytes: bytes).keystore())
