@@ -26,6 +26,12 @@ enum NodeFileAccess {
     }
   }
 
+  /// What `stat` says about `path`, links followed (a directory the user named, checked
+  /// before any session opens it), or nil.
+  static func statusFollowingLinks(_ path: String) throws(NodeError) -> FileStatus? {
+    try NodeSession.engine { () throws(NodeFileError) in try FileStatus.following(path) }
+  }
+
   /// `path` read and parsed with `parse`; a parse error is `.unreadable`.
   static func stored<Value>(_ path: String, _ parse: (SecureBytes) throws -> Value)
     throws(NodeError) -> StoredFile<Value>

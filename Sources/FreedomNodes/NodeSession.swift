@@ -86,9 +86,7 @@ public enum NodeSession {
     // Nothing the user had is deleted: what a consented replacement replaces, and any state
     // moved aside, is kept in a backup directory (without consent an export replaces nothing
     // that holds another identity).
-    if consent.replacesOtherIdentities || consent.replacesVault
-      || plan.actions.contains(where: { $0.kind == .moveAside })
-    {
+    if keepsAside(plan, consent) {
       let backup = backupName(for: plan.actions)
       for target in [directory] + directory.nestedDirectories { target.defaultBackup = backup }
     }
@@ -108,6 +106,7 @@ public enum NodeSession {
     events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> ExportDryRun<Node.Plan> {
     try requireDirectoryOrAbsent(node.directory)
+    try node.requireRightDirectory()
     let exists = try engine { () throws(NodeFileError) in
       try FileStatus.following(node.directory) != nil
     }
@@ -138,16 +137,19 @@ public enum NodeSession {
     }
     if let directory { report(directory, events) }
     defer { directory?.close() }
-    let plan = try node.plan(try node.inspect(), inputs, consent: consent, events: events)
-    var actions: [PlannedAction] = []
-    for action in plan.actions {
-      if action.kind == .moveAside, try NodeFileAccess.status(action.path) == nil { continue }
-      actions.append(action)
+    // Read beneath the session's directories, as the export reads them.
+    let (plan, actions): (Node.Plan, [PlannedAction])
+    if let directory {
+      (plan, actions) = try NodeFileAccess.within(directory) { () throws(NodeError) in
+        try planned(node, inputs, consent: consent, events: events)
+      }
+    } else {
+      (plan, actions) = try planned(node, inputs, consent: consent, events: events)
     }
     // As `export` decides it: a backup when the user consented to replacing or the plan moves
     // state aside, made only when something is there to keep.
     let keepsAside =
-      (consent.replacesOtherIdentities || plan.actions.contains { $0.kind == .moveAside })
+      keepsAside(plan, consent)
       && actions.contains {
         if case .replace = $0.kind { return true }
         return $0.kind == .moveAside
@@ -196,6 +198,27 @@ public enum NodeSession {
     return try NodeFileAccess.within(directory) { () throws(NodeError) in
       try body(try node.inspect())
     }
+  }
+
+  /// `node`'s plan for its state, and its actions less what would move aside nothing.
+  private static func planned<Node: FreedomNode>(
+    _ node: Node, _ inputs: Node.ExportInputs, consent: ExportConsent,
+    events: (NodeEvent) -> Void
+  ) throws(NodeError) -> (Node.Plan, [PlannedAction]) {
+    let plan = try node.plan(try node.inspect(), inputs, consent: consent, events: events)
+    var actions: [PlannedAction] = []
+    for action in plan.actions {
+      if action.kind == .moveAside, try NodeFileAccess.status(action.path) == nil { continue }
+      actions.append(action)
+    }
+    return (plan, actions)
+  }
+
+  /// Whether an export of `plan` keeps what it replaces in a backup directory: when the user
+  /// consented to replacing something or the plan moves state aside.
+  static func keepsAside(_ plan: some NodePlan, _ consent: ExportConsent) -> Bool {
+    consent.replacesOtherIdentities || consent.replacesVault
+      || plan.actions.contains { $0.kind == .moveAside }
   }
 
   /// `.freedom-keys.replaced/<UTC time>-<the old identity>`, the backup directory of an export

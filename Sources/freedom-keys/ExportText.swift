@@ -211,6 +211,10 @@ enum ExportText {
     case .sameKeyRunDifferently(let problems): problems.joined(separator: "; ")
     case .antdOwnIdentity(let key): "antd's own identity " + (key ?? "(unreadable)")
     case .otherVault: "another vault"
+    case .vaultNotOpened(let quickSetup):
+      quickSetup
+        ? "a Quick Setup vault (its password is in the OS keyring)"
+        : "a vault the password given does not open"
     case .unreadable(let reason): "unreadable: \(reason)"
     }
   }

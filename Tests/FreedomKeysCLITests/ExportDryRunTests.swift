@@ -51,7 +51,7 @@ struct DryRunTarget: CustomTestStringConvertible, Sendable {
       name: "radicle", arguments: ["export", "radicle", "--home", "TARGET"],
       expected: Golden.radicleDID, other: Golden.otherRadicleDID),
     DryRunTarget(
-      name: "freedom", arguments: ["export", "freedom", "--freedom-dir", "TARGET"],
+      name: "freedom", arguments: ["export", "freedom", "--freedom-dir", "TARGET", "--create"],
       expected: Golden.swarmAddress, other: Golden.otherSwarmAddress),
   ]
 }
@@ -197,7 +197,7 @@ struct ExportDryRunTests {
     let vaultPassword = try fixture.file("vault-password", "correct horse\n")
     let run = try fixture.run([
       "export", "freedom", "--freedom-dir", userData, "--vault-password-file", vaultPassword,
-      "--dry-run",
+      "--create", "--dry-run",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(
@@ -223,7 +223,7 @@ struct ExportDryRunTests {
     let session = try PromptTests.Session(
       [
         "export", "freedom", "--freedom-dir", fixture.path("Freedom"), "--mnemonic-file",
-        fixture.mnemonic, "--vault-password-file", "-", "--dry-run",
+        fixture.mnemonic, "--vault-password-file", "-", "--create", "--dry-run",
       ], terminal: terminal)
     let seen = session.waitForStandardError(containing: NewPasswordTests.prompt)
     #expect(seen.hasSuffix(NewPasswordTests.prompt))

@@ -42,7 +42,7 @@ struct OptionGroupTests {
   @Test func verifyReadsAnInstallationGivenAsUserData() throws {
     let fixture = try ExportFixture()
     let userData = fixture.path("Freedom")
-    #expect(try fixture.run(["export", "freedom", "--user-data", userData]).status == 0)
+    #expect(try fixture.run(["export", "freedom", "--user-data", userData, "--create"]).status == 0)
     let alias = try fixture.run(["verify", "--user-data", userData])
     #expect(alias.status == 0, "\(alias.stderr)")
     let name = try fixture.run(["verify", "--freedom-dir", userData])
@@ -133,7 +133,8 @@ struct PassphraseHintTests {
     let passphrase = try fixture.file("passphrase", "TREZOR\n")
     let run = try fixture.run(["verify", "--bee-dir", bee, "--passphrase-file", passphrase])
     #expect(run.status == 3)
-    #expect(run.stderr == "freedom-keys: error: bee does not hold the mnemonic's identity\n")
+    // An empty directory is "nothing of bee found here" (issue 16 item 5), and no hint.
+    #expect(run.stderr == "freedom-keys: error: nothing of bee found here: \(bee)\n")
     let json = try fixture.run([
       "verify", "--bee-dir", bee, "--passphrase-file", passphrase, "--json",
     ])
@@ -146,6 +147,7 @@ struct PassphraseHintTests {
     try makeDirectory(bee)
     let run = try fixture.run(["verify", "--bee-dir", bee])
     #expect(run.status == 3)
-    #expect(run.stderr == "freedom-keys: error: bee does not hold the mnemonic's identity\n")
+    // An empty directory is "nothing of bee found here" (issue 16 item 5), and no hint.
+    #expect(run.stderr == "freedom-keys: error: nothing of bee found here: \(bee)\n")
   }
 }

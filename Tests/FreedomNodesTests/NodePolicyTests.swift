@@ -28,7 +28,8 @@ struct NodePolicyTests {
   /// export plans for it.
   func decisions<Node: FreedomNode>(
     _ node: Node, theirs: Node.ExportInputs, theirsID: String, mine: Node.ExportInputs,
-    mineID: String, keyFile: String, fresh: PlannedAction.Kind = .create
+    mineID: String, keyFile: String, fresh: PlannedAction.Kind = .create,
+    consent: ExportConsent = ExportConsent(replacesOtherIdentities: true)
   ) throws {
     // Fresh: the key is created.
     let created = try NodeSession.export(node, theirs, consent: .none)
@@ -52,8 +53,7 @@ struct NodePolicyTests {
     #expect(Self.files(below: node.directory + "/" + NodeLayout.replacedName).isEmpty)
 
     // With consent: replaced, the old key in the backup.
-    let replaced = try NodeSession.export(
-      node, mine, consent: ExportConsent(replacesOtherIdentities: true))
+    let replaced = try NodeSession.export(node, mine, consent: consent)
     #expect(
       replaced.plan.actions.contains(
         PlannedAction(keyFile, .replace(before: theirsID), after: mineID)))
@@ -125,13 +125,16 @@ struct NodePolicyTests {
     let fixture = try NodeFixture()
     try FileManager.default.createDirectory(
       atPath: fixture.path("Freedom"), withIntermediateDirectories: true)
-    let installation = try DesktopInstallation(userData: fixture.path("Freedom"))
+    let installation = try DesktopInstallation(
+      userData: fixture.path("Freedom"), createsInstallation: true)
     let password = SecureBytes(utf8: "correct horse battery staple")
     try decisions(
       installation,
       theirs: .init(mnemonic: NodeFixture.junk, profile: Self.theirs, vaultPassword: password),
       theirsID: Self.theirs.swarm.address.checksummed,
       mine: .init(mnemonic: NodeFixture.abandon, profile: Self.mine, vaultPassword: password),
-      mineID: Self.mine.swarm.address.checksummed, keyFile: installation.antd.keystorePath)
+      mineID: Self.mine.swarm.address.checksummed, keyFile: installation.antd.keystorePath,
+      // Node keys and the vault of another mnemonic are each consented to on their own.
+      consent: ExportConsent(replacesOtherIdentities: true, replacesVault: true))
   }
 }
