@@ -17,6 +17,9 @@ package struct RecoveryPhase: Sendable, Equatable {
   /// Words not allowed by what was written, exactly.
   package let typos: Int
 
+  /// A phase and its search.
+  package typealias Planned = (phase: RecoveryPhase, search: RecoverySearch)
+
   /// The search of this phase.
   package func search(of phrase: DamagedPhrase) throws(RecoveryError) -> RecoverySearch {
     try RecoverySearch(
@@ -29,8 +32,7 @@ package struct RecoveryPhase: Sendable, Equatable {
   /// with one wrong word when the written words are one short of a BIP-39 count; one extra
   /// word and one extra with one wrong word when they are one too many. A phase too large to
   /// count is left out.
-  package static func plan(for phrase: DamagedPhrase) -> [(phase: RecoveryPhase, search: RecoverySearch)]
-  {
+  package static func plan(for phrase: DamagedPhrase) -> [Planned] {
     let written = phrase.words.count
     var phases: [RecoveryPhase] = []
     if Mnemonic.validWordCounts.contains(written) {
@@ -54,7 +56,7 @@ package struct RecoveryPhase: Sendable, Equatable {
         .init(extraWords: 1, missingWords: 0, swap: false, typos: 1),
       ]
     }
-    let searches = phases.compactMap { phase -> (phase: RecoveryPhase, search: RecoverySearch)? in
+    let searches = phases.compactMap { phase -> Planned? in
       guard let search = try? phase.search(of: phrase), search.candidateCount > 0 else {
         return nil
       }

@@ -176,7 +176,8 @@ struct RecoverCommand: ParsableCommand {
     if damagePath == "" || candidatesPath == "" {
       throw arguments.usage("--damage-file and --passphrase-candidates need a path")
     }
-    givesDamage = [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
+    givesDamage =
+      [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
       || arguments.flag(Self.swaps)
     if let text = arguments.value(Self.maxHours) {
       guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
