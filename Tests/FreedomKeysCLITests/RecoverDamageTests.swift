@@ -171,6 +171,37 @@ struct RecoverDamageTests {
     #expect(mode == 0o600)
   }
 
+  @Test func shardsOfAPassphraseSearchAddUpInCollect() throws {
+    let directory = try TemporaryDirectory()
+    let candidates = try directory.file("candidates.txt", "one\ntwo\n\(Self.passphrase)\n")
+    let results = directory.url.appendingPathComponent("results")
+    try FileManager.default.createDirectory(at: results, withIntermediateDirectories: false)
+    let address = try Self.swarm(Self.truth, passphrase: Self.passphrase)
+    var searched = 0
+    for k in 1...2 {
+      let run = try recover(
+        [
+          "--address", address, "--passphrase-candidates", candidates, "--shard", "\(k)/2",
+          "--json",
+        ], stdin: RecoverTests.damaged)
+      let object = try #require(
+        JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+      #expect(object["searchCandidates"] as? Int == 45)
+      searched += try #require(object["searched"] as? Int)
+      // The third passphrase is candidates 30-44: in the second half.
+      #expect(run.status == (k == 2 ? 0 : 4), "\(run.stderr)")
+      #expect(!run.stdout.contains("TREZOR"))
+      try Data(run.stdout.utf8).write(to: results.appendingPathComponent("part-\(k).json"))
+    }
+    #expect(searched <= 45)
+    let collect = try CLI.run(["recover", "collect", results.path, "--json"])
+    #expect(collect.status == 0, "\(collect.stderr)")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(collect.stdout.utf8)) as? [String: Any])
+    #expect(object["status"] as? String == "found")
+    #expect(object["searchCandidates"] as? Int == 45)
+  }
+
   @Test func passphraseTyposSayTheEdit() throws {
     let directory = try TemporaryDirectory()
     let remembered = try directory.file("passphrase.txt", "TERZOR\n")

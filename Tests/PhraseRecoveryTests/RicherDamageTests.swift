@@ -131,6 +131,25 @@ struct RicherDamageTests {
     #expect(swaps.parts.allSatisfy { $0.swap != nil })
   }
 
+  @Test func thePhasesGoFromTheCheapest() throws {
+    let twelve = try DamagedPhrase(phrase: F.damaged(Self.truth, [:]))
+    let plan = RecoveryPhase.plan(for: twelve)
+    let counts: [UInt64] = [1, 11, 12 * 2047, 11 * 12 * 2047, 66 * 2047 * 2047]
+    #expect(plan.map(\.search.candidateCount) == counts)
+    #expect(plan[1].phase == RecoveryPhase(extraWords: 0, missingWords: 0, swap: true, typos: 0))
+    let eleven = try DamagedPhrase(
+      phrase: SecureBytes(utf8: Self.truth.dropLast().joined(separator: " ")))
+    #expect(
+      RecoveryPhase.plan(for: eleven).map(\.phase) == [
+        RecoveryPhase(extraWords: 0, missingWords: 1, swap: false, typos: 0),
+        RecoveryPhase(extraWords: 0, missingWords: 1, swap: false, typos: 1),
+      ])
+    let thirteen = try DamagedPhrase(
+      phrase: SecureBytes(utf8: (Self.truth + ["zoo"]).joined(separator: " ")))
+    let extra: [UInt64] = [13, 13 * 12 * 2047]
+    #expect(RecoveryPhase.plan(for: thirteen).map(\.search.candidateCount) == extra)
+  }
+
   @Test func aHugeSearchIsRefusedBeforeItsPartsAreBuilt() throws {
     let words24 = Array(repeating: "abandon", count: 23) + ["art"]
     let phrase = try DamagedPhrase(phrase: SecureBytes(utf8: words24.joined(separator: " ")))
