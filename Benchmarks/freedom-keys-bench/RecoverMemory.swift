@@ -5,10 +5,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 struct RecoverMemoryPoint: Encodable {
   /// The words written and the damage options.
   let search: String
