@@ -131,6 +131,7 @@ struct RecoverCommand: ParsableCommand {
   /// Whether `--shard` was given (even 1/1): then exactly the search given, no phases.
   let shardGiven: Bool
   let maxHours: Double?
+  let maxHoursText: String
   let extraWords: Int
   let missingWords: Int
   let allowsSwap: Bool
@@ -185,8 +186,12 @@ struct RecoverCommand: ParsableCommand {
           "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
       }
       maxHours = hours
+      // Digits and a point only, so the message repeats the number as it was written.
+      maxHoursText =
+        text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)"
     } else {
       maxHours = nil
+      maxHoursText = ""
     }
     extraWords = try arguments.integer(Self.extra, in: 0...12) ?? 0
     missingWords = try arguments.integer(Self.missing, in: 0...12) ?? 0
@@ -438,7 +443,7 @@ struct RecoverCommand: ParsableCommand {
             + "\(Self.grouped(UInt64(recovery.range.count))) candidates\n")
         if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
           throw CLIError.interrupted(
-            "stopped after --max-hours \(Self.hours(maxHours ?? 0)) before phase \(index + 2) of "
+            "stopped after --max-hours \(maxHoursText) before phase \(index + 2) of "
               + "\(phases.count): " + resumeHint)
         }
         continue
@@ -583,7 +588,7 @@ struct RecoverCommand: ParsableCommand {
       let during = phase.map { " of phase \($0.0) of \($0.1) (\($0.2))" } ?? ""
       if !interruptRequested, let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
         throw CLIError.interrupted(
-          "stopped after --max-hours \(Self.hours(maxHours ?? 0)), having searched \(done)"
+          "stopped after --max-hours \(maxHoursText), having searched \(done)"
             + "\(during): \(resumeHint)")
       }
       throw CLIError.interrupted("interrupted after searching \(done)\(during): \(resumeHint)")
@@ -893,11 +898,6 @@ struct RecoverCommand: ParsableCommand {
   }
 
   // MARK: - Numbers
-
-  /// "1.5" for --max-hours 1.5, "2" for 2.
-  static func hours(_ value: Double) -> String {
-    value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
-  }
 
   /// 4194304 → "4,194,304".
   static func grouped(_ value: UInt64) -> String {
