@@ -45,6 +45,8 @@ struct Report: Encodable {
   var recoverEndToEnd: RecoverEndToEndReport?
   /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
   var wholeProcess: WholeProcessResult?
+  /// `recover`'s peak RSS against the parts of its search (RecoverMemory.swift).
+  var recoverMemory: [RecoverMemoryPoint]?
 }
 
 let filter = CommandLine.arguments.dropFirst().first
@@ -236,6 +238,7 @@ if filter.map({ "whole process".contains($0) }) ?? true {
   report.wholeProcess = measureWholeProcess()
 }
 
+report.recoverMemory = measureRecoverMemory()
 report.peakRSSKiB = peakRSSKiB()
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -1,4 +1,5 @@
 internal import CSodium
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

@@ -1,4 +1,5 @@
 internal import COpenSSL
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

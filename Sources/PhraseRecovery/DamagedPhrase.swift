@@ -2,7 +2,8 @@ import CryptoPrimitives
 import VaultKeys
 
 /// A phrase as remembered: per word, a wordlist word, `?` for a word that cannot be read,
-/// `ab*` for a word known by its beginning, or a word in no list, taken as misspelt.
+/// `ab*` for a word known by its beginning, a pattern with `*` anywhere (`*et`, `w*t`), a word
+/// in no list, taken as misspelt, or alternatives of these (`wet|west`).
 package struct DamagedPhrase: Sendable {
   /// What is known of one word.
   package enum Word: Sendable, Equatable {
@@ -15,6 +16,10 @@ package struct DamagedPhrase: Sendable {
     /// In no wordlist: the words within two edits (Damerau–Levenshtein) of it, or for English
     /// of their four-letter abbreviations.
     case misspelt(String)
+    /// `*et`, `w*t`: the words the pattern matches, each `*` any run of letters (or none).
+    case pattern(String)
+    /// `wet|west`: any word one of the alternatives allows.
+    case alternatives([Word])
   }
 
   /// The wordlist searched: `language` if given, else the one holding most of the words.
@@ -29,9 +34,10 @@ package struct DamagedPhrase: Sendable {
   /// read as `?` because `unplaceableAsUnknown` was given (else they are refused).
   package let unplaceable: [Int]
 
-  /// The marker of an unknown word and of a known beginning.
+  /// The marker of an unknown word, of unknown letters and between alternatives.
   static let unknownMarker: Unicode.Scalar = "?"
   static let prefixMarker: Unicode.Scalar = "*"
+  static let alternativeMarker: Unicode.Scalar = "|"
   /// The edit distance within which a misspelt word's replacements are searched.
   package static let misspellingDistance = 2
   private static let abbreviationLength = 4
@@ -45,59 +51,143 @@ package struct DamagedPhrase: Sendable {
     guard let text = phrase.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
       throw .invalidUTF8
     }
-    let tokens = Mnemonic.tokens(of: text)
-    guard !tokens.isEmpty else { throw .empty }
+    try self.init(
+      positions: Mnemonic.tokens(of: text).map { [$0] }, language: language,
+      unplaceableAsUnknown: unplaceableAsUnknown)
+  }
+
+  /// Reads a damage file (UTF-8): one line per position of the phrase, first word first. A
+  /// line holds what that position may be, in the syntax of a phrase (`wet`, `?`, `ab*`,
+  /// `*et`, a misspelt word), several alternatives separated by whitespace or `|`; blank lines
+  /// and lines beginning with `#` are skipped.
+  package init(damageFile: SecureBytes, language: Wordlist.Language? = nil)
+    throws(RecoveryError)
+  {
+    guard let text = damageFile.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
+      throw .invalidUTF8
+    }
+    var positions: [[String]] = []
+    for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+      let tokens = Mnemonic.tokens(of: String(line))
+      if tokens.isEmpty || tokens[0].hasPrefix("#") { continue }
+      // Whitespace and bars both separate alternatives here.
+      let alternatives = tokens.flatMap { $0.split(separator: "|").map(String.init) }
+      positions.append(alternatives.isEmpty ? [""] : alternatives)
+    }
+    try self.init(positions: positions, language: language, unplaceableAsUnknown: false)
+  }
+
+  /// Each position's tokens, joined as alternatives.
+  private init(
+    positions: [[String]], language: Wordlist.Language?, unplaceableAsUnknown: Bool
+  ) throws(RecoveryError) {
+    guard !positions.isEmpty else { throw .empty }
+    // A position written as several tokens (a damage file's line) reads as `a|b|c`.
+    let tokens = positions.map { $0.joined(separator: "|") }
     for (offset, token) in tokens.enumerated() {
       if let odd = Self.firstOddCharacter(token) {
         throw .unexpectedCharacter(position: offset + 1, codePoint: odd.value)
       }
     }
-    let keys = tokens.map(Wordlist.matchingKey)
-    let chosen = language ?? Self.detectLanguage(keys)
+    let written = tokens.map {
+      $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    }
+    for (offset, options) in written.enumerated() where options.contains("") {
+      throw .emptyAlternative(position: offset + 1)
+    }
+    let keys = written.map { $0.map(Wordlist.matchingKey) }
+    let chosen = language ?? Self.detectLanguage(keys.flatMap { $0 })
     guard let chosen else { throw .unknownLanguage }
     let list = Wordlist.named(chosen)
     var words: [Word] = []
     var sets: [WordSet] = []
     var unplaceable: [Int] = []
-    for (offset, key) in keys.enumerated() {
+    for (offset, options) in keys.enumerated() {
       let position = offset + 1
-      if key == "?" || key == "*" {
-        words.append(.unknown)
-        sets.append(.all)
-      } else if key.hasSuffix("*") {
-        let prefix = String(key.dropLast())
-        let matches = list.words.indices.filter {
-          Wordlist.matchingKey(list.words[$0]).hasPrefix(prefix)
-        }
-        guard !matches.isEmpty else {
-          throw .noWordWithPrefix(
-            position: position, prefix: tokens[offset].dropLastString, language: chosen)
-        }
-        words.append(.prefix(prefix))
-        sets.append(WordSet(matches))
-      } else if let index = Self.knownIndex(key, in: list) {
-        words.append(.known(index))
-        sets.append(WordSet([index]))
-      } else {
-        let near = Self.nearbyWords(key, in: list)
-        if near.isEmpty, unplaceableAsUnknown {
-          words.append(.unknown)
-          sets.append(.all)
-          unplaceable.append(position)
-          continue
-        }
-        guard !near.isEmpty else {
-          throw .noNearbyWord(position: position, word: tokens[offset], language: chosen)
-        }
-        words.append(.misspelt(key))
-        sets.append(WordSet(near))
+      var parsed: [Word] = []
+      var members = Set<Int>()
+      for (key, token) in zip(options, written[offset]) {
+        let (word, matches, placed) = try Self.word(
+          key, written: token, position: position, in: list,
+          unplaceableAsUnknown: unplaceableAsUnknown)
+        if !placed, !unplaceable.contains(position) { unplaceable.append(position) }
+        parsed.append(word)
+        members.formUnion(matches)
       }
+      words.append(parsed.count == 1 ? parsed[0] : .alternatives(parsed))
+      sets.append(members.count == Wordlist.wordCount ? .all : WordSet(members))
     }
     self.language = chosen
     self.words = words
     self.written = tokens
     self.sets = sets
     self.unplaceable = unplaceable
+  }
+
+  /// What one token (no `|`) stands for, the word indices it allows, and false for a word too
+  /// far from every word read as `?` (`unplaceableAsUnknown`).
+  private static func word(
+    _ key: String, written: String, position: Int, in list: Wordlist,
+    unplaceableAsUnknown: Bool
+  ) throws(RecoveryError) -> (Word, [Int], Bool) {
+    if key == "?" || key.allSatisfy({ $0 == "*" }) {
+      return (.unknown, Array(list.words.indices), true)
+    }
+    if key.hasSuffix("*"), !key.dropLast().contains("*") {
+      let prefix = String(key.dropLast())
+      let matches = list.words.indices.filter {
+        Wordlist.matchingKey(list.words[$0]).hasPrefix(prefix)
+      }
+      guard !matches.isEmpty else {
+        throw .noWordWithPrefix(
+          position: position, prefix: String(written.dropLast()), language: list.language)
+      }
+      return (.prefix(prefix), matches, true)
+    }
+    if key.contains("*") {
+      let pattern = Array(key)
+      let matches = list.words.indices.filter {
+        Self.matches(Array(Wordlist.matchingKey(list.words[$0])), pattern)
+      }
+      guard !matches.isEmpty else {
+        throw .noWordMatchesPattern(
+          position: position, pattern: written, language: list.language)
+      }
+      return (.pattern(key), matches, true)
+    }
+    if let index = Self.knownIndex(key, in: list) { return (.known(index), [index], true) }
+    let near = Self.nearbyWords(key, in: list)
+    if near.isEmpty, unplaceableAsUnknown { return (.unknown, Array(list.words.indices), false) }
+    guard !near.isEmpty else {
+      throw .noNearbyWord(position: position, word: written, language: list.language)
+    }
+    return (.misspelt(key), near, true)
+  }
+
+  /// Whether `word` matches `pattern`, where each `*` stands for any run of letters (or none).
+  static func matches(_ word: [Character], _ pattern: [Character]) -> Bool {
+    var w = 0
+    var p = 0
+    var star: Int?
+    var resume = 0
+    while w < word.count {
+      if p < pattern.count, pattern[p] != "*", pattern[p] == word[w] {
+        w += 1
+        p += 1
+      } else if p < pattern.count, pattern[p] == "*" {
+        star = p
+        resume = w
+        p += 1
+      } else if let star {
+        p = star + 1
+        resume += 1
+        w = resume
+      } else {
+        return false
+      }
+    }
+    while p < pattern.count, pattern[p] == "*" { p += 1 }
+    return p == pattern.count
   }
 
   /// The index of a word of `list`, or of the English word a four-letter abbreviation begins.
@@ -134,12 +224,19 @@ package struct DamagedPhrase: Sendable {
     return best?.language
   }
 
-  /// The first character that is not a letter, a mark or one of the two markers.
+  /// The first character that is not a letter, a mark or one of the markers (`?` alone
+  /// between bars, `*` anywhere, `|`).
   private static func firstOddCharacter(_ token: String) -> Unicode.Scalar? {
-    if token == "?" { return nil }
-    let scalars = Array(token.unicodeScalars)
-    for (offset, scalar) in scalars.enumerated() {
-      if scalar == prefixMarker, offset == scalars.count - 1 { continue }
+    for alternative in token.split(separator: "|", omittingEmptySubsequences: false) {
+      if alternative == "?" { continue }
+      if let odd = firstOddLetter(alternative) { return odd }
+    }
+    return nil
+  }
+
+  private static func firstOddLetter(_ token: Substring) -> Unicode.Scalar? {
+    for scalar in token.unicodeScalars {
+      if scalar == prefixMarker { continue }
       switch scalar.properties.generalCategory {
       case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
         .nonspacingMark, .spacingMark, .enclosingMark:
@@ -149,8 +246,4 @@ package struct DamagedPhrase: Sendable {
     }
     return nil
   }
-}
-
-extension String {
-  fileprivate var dropLastString: String { String(dropLast()) }
 }

@@ -62,14 +62,29 @@ package final class PhraseRecovery: Sendable {
   package let chunkCount: Int
   /// SHA-256 of everything that defines the search; a checkpoint must carry the same.
   package let searchHash: [UInt8]
-  private let salt: SecureBytes
+  /// The BIP-39 passphrases tried with every checksum-valid phrase.
+  package let passphrases: PassphraseSet
+  /// The number of candidates: every phrase of the search with every passphrase, numbered
+  /// passphrase by passphrase (candidate n is phrase n mod W with passphrase n / W), so that
+  /// the seeds of a batch share one salt and the batch PBKDF2 stays full.
+  package let candidateCount: UInt64
   private let sentenceWords: [[UInt8]]
 
   /// A search of `search` against `targets` (none: only count checksum-valid candidates) with
   /// the BIP-39 `passphrase`.
-  package init(
+  package convenience init(
     search: RecoverySearch, targets: [RecoveryTarget],
     passphrase: SecureBytes = SecureBytes(count: 0) { _ in },
+    configuration: Configuration = Configuration()
+  ) throws(RecoveryError) {
+    try self.init(
+      search: search, targets: targets, passphrases: PassphraseSet(passphrase: passphrase),
+      configuration: configuration)
+  }
+
+  /// A search of `search` with each of `passphrases` against `targets`.
+  package init(
+    search: RecoverySearch, targets: [RecoveryTarget], passphrases: PassphraseSet,
     configuration: Configuration = Configuration()
   ) throws(RecoveryError) {
     guard configuration.shardCount >= 1,
@@ -83,7 +98,11 @@ package final class PhraseRecovery: Sendable {
     configuration.threads = max(1, configuration.threads)
     configuration.chunkSize = max(1, configuration.chunkSize)
     self.configuration = configuration
-    let total = search.candidateCount
+    let (total, overflow) = search.candidateCount.multipliedReportingOverflow(
+      by: UInt64(passphrases.count))
+    guard !overflow, total < 1 << 63 else { throw .searchTooLarge }
+    candidateCount = total
+    self.passphrases = passphrases
     func bound(_ k: Int) -> UInt64 {
       let (high, low) = total.multipliedFullWidth(by: UInt64(k))
       return UInt64(configuration.shardCount).dividingFullWidth((high, low)).quotient
@@ -91,10 +110,9 @@ package final class PhraseRecovery: Sendable {
     range = bound(configuration.shardIndex - 1)..<bound(configuration.shardIndex)
     let count = UInt64(range.count)
     chunkCount = Int((count + configuration.chunkSize - 1) / configuration.chunkSize)
-    salt = Mnemonic.salt(passphrase: passphrase)
     sentenceWords = Wordlist.named(search.phrase.language).words.map { Array($0.utf8) }
     searchHash = Self.definitionHash(
-      search: search, targets: targets, salt: salt, configuration: configuration)
+      search: search, targets: targets, passphrases: passphrases, configuration: configuration)
   }
 
   // MARK: - Running
@@ -136,8 +154,8 @@ package final class PhraseRecovery: Sendable {
       }
       if !onTick(coordinator.snapshot()) { coordinator.requestStop() }
     }
-    return coordinator.outcome { part, indices, label in
-      recovered(part: part, indices: indices, matched: label)
+    return coordinator.outcome { part, passphrase, indices, label in
+      recovered(part: part, passphrase: passphrase, indices: indices, matched: label)
     }
   }
 
@@ -174,17 +192,23 @@ package final class PhraseRecovery: Sendable {
       throw .inconsistent(
         "it counts \(progress.candidates) candidates where its done chunks hold \(done)")
     }
-    if let match = progress.match { _ = try indices(of: match) }
+    if let match = progress.match {
+      _ = try indices(of: match)
+      guard passphrases.count == 1 ? match.passphrase == nil : match.passphrase != nil,
+        (0..<passphrases.count).contains(match.passphrase ?? 0)
+      else { throw .inconsistent("the match it records is not in the search") }
+    }
   }
 
   /// The match record of the candidate `indices` of `part`: the positions whose word is not
   /// the one remembered there.
-  func match(part: Int, indices: [Int]) -> RecoveryProgress.Match {
+  func match(part: Int, passphrase: Int, indices: [Int]) -> RecoveryProgress.Match {
     let changes = indices.indices.compactMap { position -> RecoveryProgress.Match.Change? in
       remembered(part: part, position: position) == indices[position]
         ? nil : .init(position: position + 1, wordIndex: indices[position])
     }
-    return RecoveryProgress.Match(part: part, changes: changes)
+    return RecoveryProgress.Match(
+      part: part, passphrase: passphrases.count > 1 ? passphrase : nil, changes: changes)
   }
 
   /// The word index remembered for `position` of `part`, if a known word is remembered there
@@ -242,11 +266,13 @@ package final class PhraseRecovery: Sendable {
       for (position, index) in indices.enumerated() { words[position] = UInt16(index) }
       sentence = self.sentence(words.baseAddress!)
     }
+    let passphrase = match.passphrase ?? 0
     let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
-      mnemonics: [sentence], salt: salt, iterations: Mnemonic.seedIterations)
+      mnemonics: [sentence], salt: passphrases.salt(passphrase),
+      iterations: Mnemonic.seedIterations)
     guard let seed = seeds.first, let label = TargetMatcher(targets: targets).match(seed: seed)
     else { throw .matchFailsTargets }
-    return recovered(part: match.part, indices: indices, matched: label)
+    return recovered(part: match.part, passphrase: passphrase, indices: indices, matched: label)
   }
 
   /// The seconds one thread takes per checksum-valid candidate (seed and target derivation),
@@ -270,7 +296,7 @@ package final class PhraseRecovery: Sendable {
     }
     let start = DispatchTime.now().uptimeNanoseconds
     let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
-      mnemonics: phrases, salt: salt, iterations: Mnemonic.seedIterations)
+      mnemonics: phrases, salt: passphrases.salt(0), iterations: Mnemonic.seedIterations)
     _ = matcher.firstMatch(in: seeds)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     return (elapsed / Double(phrases.count), matcher.stats, matcher.fewestPerSeed)
@@ -299,8 +325,13 @@ package final class PhraseRecovery: Sendable {
         let low = range.lowerBound + UInt64(chunk) * configuration.chunkSize
         let high = min(range.upperBound, low + configuration.chunkSize)
         var counts = Counts()
-        var part = search.part(containing: low)
-        position(digits, current, part: part, offset: low - search.partStarts[part])
+        // Candidate n is phrase n mod W with passphrase n / W.
+        let phraseCount = search.candidateCount
+        var passphrase = Int(low / phraseCount)
+        var salt = passphrases.salt(passphrase)
+        var part = search.part(containing: low % phraseCount)
+        position(
+          digits, current, part: part, offset: low % phraseCount - search.partStarts[part])
         var batchCount = 0
         var found: Found?
         var stopped = false
@@ -315,8 +346,8 @@ package final class PhraseRecovery: Sendable {
             counts.checked += UInt64(slot + 1)
             let indices = (0..<length).map { Int(batch[slot * length + $0]) }
             found = Found(
-              part: batchParts[slot], indices: indices, label: label,
-              record: match(part: batchParts[slot], indices: indices))
+              part: batchParts[slot], passphrase: passphrase, indices: indices, label: label,
+              record: match(part: batchParts[slot], passphrase: passphrase, indices: indices))
           } else {
             counts.checked += UInt64(seeds.count)
           }
@@ -347,6 +378,14 @@ package final class PhraseRecovery: Sendable {
           }
           number += 1
           if number < high, !advance(digits, current, part: &part) {
+            if part == search.parts.count {
+              // Every phrase was tried with this passphrase: the next one, with a new salt.
+              flush()
+              if found != nil { break }
+              passphrase += 1
+              salt = passphrases.salt(passphrase)
+              part = 0
+            }
             position(digits, current, part: part, offset: 0)
           }
           if matcher == nil, number & 0xFFF == 0, coordinator.isStopping {
@@ -457,7 +496,9 @@ package final class PhraseRecovery: Sendable {
   // MARK: - Results
 
   /// The phrase of `indices` in `part` and how it differs from the phrase as remembered.
-  func recovered(part index: Int, indices: [Int], matched: String?) -> RecoveredPhrase {
+  func recovered(part index: Int, passphrase: Int = 0, indices: [Int], matched: String?)
+    -> RecoveredPhrase
+  {
     let part = search.parts[index]
     let phrase = search.phrase
     let list = Wordlist.named(phrase.language)
@@ -477,15 +518,19 @@ package final class PhraseRecovery: Sendable {
         RecoveryChange(
           position: position + 1, word: list.words[indices[position]], was: phrase.written[place]))
     }
-    return RecoveredPhrase(
+    var found = RecoveredPhrase(
       mnemonic: mnemonic, changes: changes, swappedPositions: part.swap.map { ($0 + 1, $0 + 2) },
       matched: matched)
+    found.extraPositions = part.dropped.map { $0 + 1 }
+    found.passphraseOrigin = passphrases.origin(passphrase)
+    found.passphrase = passphrases.passphrase(passphrase)
+    return found
   }
 
   // MARK: - Definition
 
   private static func definitionHash(
-    search: RecoverySearch, targets: [RecoveryTarget], salt: SecureBytes,
+    search: RecoverySearch, targets: [RecoveryTarget], passphrases: PassphraseSet,
     configuration: Configuration
   ) -> [UInt8] {
     var bytes = Array("freedom-keys recover search 1\0".utf8)
@@ -496,7 +541,22 @@ package final class PhraseRecovery: Sendable {
     append(UInt64(search.missingWords))
     append(search.allowsSwap ? 1 : 0)
     append(UInt64(search.typos))
-    bytes += SHA256.hash(salt)
+    // The models added later enter only when used, so earlier checkpoints still fit.
+    if search.extraWords > 0 || search.requiresSwap || search.minimumTypos > 0 {
+      bytes += Array("extra, swap required, fewest typos\0".utf8)
+      append(UInt64(search.extraWords))
+      append(search.requiresSwap ? 1 : 0)
+      append(UInt64(search.minimumTypos))
+    }
+    if passphrases.source == .single {
+      bytes += SHA256.hash(passphrases.salt(0))
+    } else {
+      // Keyed by the remembered words, so the checkpoint does not let a passphrase be guessed.
+      bytes += Array("passphrases\0".utf8)
+      append(UInt64(passphrases.count))
+      bytes += passphrases.digest(
+        key: SecureBytes(utf8: search.phrase.written.joined(separator: " ")))
+    }
     append(UInt64(targets.count))
     for target in targets {
       let definition = target.definitionBytes
@@ -517,9 +577,10 @@ struct Counts {
   var checked: UInt64 = 0
 }
 
-/// A match: the part, the word indices and the target.
+/// A match: the part, the passphrase, the word indices and the target.
 struct Found: Sendable {
   let part: Int
+  let passphrase: Int
   let indices: [Int]
   let label: String
   /// What the checkpoint records of it.
@@ -608,7 +669,9 @@ private final class Coordinator: Sendable {
     }
   }
 
-  func outcome(_ recovered: (Int, [Int], String?) -> RecoveredPhrase) -> PhraseRecovery.Outcome {
+  func outcome(_ recovered: (Int, Int, [Int], String?) -> RecoveredPhrase)
+    -> PhraseRecovery.Outcome
+  {
     let snapshot = snapshot()
     let (found, collected) = state.withLock { state in
       (state.found, state.collectedTooMany ? nil : state.collected)
@@ -616,10 +679,11 @@ private final class Coordinator: Sendable {
     let complete = found != nil || snapshot.doneBelow >= chunkCount
     let candidates =
       (collected ?? []).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
-        recovered($0.part, $0.indices, nil)
+        recovered($0.part, 0, $0.indices, nil)
       }
     return PhraseRecovery.Outcome(
-      found: found.map { recovered($0.part, $0.indices, $0.label) }, candidates: candidates,
+      found: found.map { recovered($0.part, $0.passphrase, $0.indices, $0.label) },
+      candidates: candidates,
       isComplete: complete, progress: snapshot, foundEarlier: false)
   }
 }

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import VaultKeys
 
 /// One word of a recovered phrase that differs from what was remembered at its place.
@@ -27,4 +28,10 @@ package struct RecoveredPhrase: Sendable {
   package let swappedPositions: (Int, Int)?
   /// The target that matched (`swarm.address`, `ipfs.peerId`, …); nil when counting.
   package let matched: String?
+  /// The 1-based written positions of the words that were extra (left out of the phrase).
+  package var extraPositions: [Int] = []
+  /// Which of the passphrases tried matched, told without quoting it.
+  package var passphraseOrigin: PassphraseOrigin = .given
+  /// The passphrase that matched (NFKD), for `--out` only.
+  package var passphrase = SecureBytes(count: 0) { _ in }
 }

@@ -17,14 +17,24 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The word at a 1-based position is in no wordlist and no word of `language` is within two
   /// edits of it.
   case noNearbyWord(position: Int, word: String, language: Wordlist.Language)
-  /// The remembered words plus the missing ones do not make a BIP-39 word count.
-  case invalidWordCount(remembered: Int, missing: Int)
+  /// No word of `language` matches the `pattern` (with `*` inside) written at a 1-based position.
+  case noWordMatchesPattern(position: Int, pattern: String, language: Wordlist.Language)
+  /// The alternatives written at a 1-based position include an empty one (`wet||west`).
+  case emptyAlternative(position: Int)
+  /// The remembered words plus the missing ones minus the extra ones do not make a BIP-39
+  /// word count.
+  case invalidWordCount(remembered: Int, missing: Int, extra: Int = 0)
   /// More typos were allowed than the phrase has words.
   case tooManyTypos(typos: Int, words: Int)
   /// The search has more candidates than can be counted (2^63).
   case searchTooLarge
   /// The damage models combine into too many overlapping parts to enumerate.
   case tooManyParts(Int)
+  /// A passphrase candidates file holds no line.
+  case noPassphrases
+  /// The passphrases to try would be more than can be held (about this many, before
+  /// duplicates are dropped).
+  case tooManyPassphrases(UInt64)
   /// A shard was not K/N with 1 ≤ K ≤ N.
   case invalidShard(index: Int, count: Int)
   /// A derivation path template does not read: why.
@@ -47,7 +57,18 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case .noNearbyWord(let position, let word, let language):
       "word \(position) ('\(word)') is not within two letters of any \(language.rawValue) word: "
         + "write ? for it"
-    case .invalidWordCount(let remembered, let missing):
+    case .noWordMatchesPattern(let position, let pattern, let language):
+      "word \(position): no \(language.rawValue) word matches '\(pattern)'; write ? if the "
+        + "letters are not certain"
+    case .emptyAlternative(let position):
+      "word \(position) has an empty alternative: write the words it may be separated by |, "
+        + "as in wet|west"
+    case .invalidWordCount(let remembered, let missing, let extra) where extra > 0:
+      "\(remembered) words"
+        + (missing > 0 ? " and \(missing) missing" : "")
+        + " less \(extra) extra make \(remembered + missing - extra), but a BIP-39 phrase has "
+        + "12, 15, 18, 21 or 24 words"
+    case .invalidWordCount(let remembered, let missing, _):
       "\(remembered) words"
         + (missing > 0 ? " and \(missing) missing make \(remembered + missing)" : "")
         + ", but a BIP-39 phrase has 12, 15, 18, 21 or 24 words: write ? for each word you "
@@ -59,6 +80,11 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case .tooManyParts(let count):
       "the damage models combine into \(count) overlapping parts, more than can be searched "
         + "at once: use fewer of --missing, --swaps and --typos together"
+    case .noPassphrases:
+      "the passphrase candidates file holds no line: write one passphrase per line"
+    case .tooManyPassphrases(let count):
+      "the passphrases to try would be more than \(count), more than can be held: allow fewer "
+        + "edits or give fewer candidates"
     case .invalidPathTemplate(let reason):
       "the path template does not read: \(reason)"
     case .invalidShard(let index, let count):

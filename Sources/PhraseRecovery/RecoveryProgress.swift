@@ -17,6 +17,8 @@ package struct RecoveryProgress: Sendable, Equatable {
   package struct Match: Sendable, Equatable {
     /// The index of the search part that held the match.
     package let part: Int
+    /// The index of the passphrase that matched, when the search tries several (nil: one).
+    package var passphrase: Int? = nil
     /// The 1-based positions (in the recovered phrase) whose word is not the remembered one,
     /// increasing, each with its word's index in the wordlist.
     package let changes: [Change]
@@ -68,8 +70,10 @@ package struct RecoveryProgress: Sendable, Equatable {
       + "\"milliseconds\": \(UInt64(seconds * 1000))"
     if let match {
       let changes = match.changes.map { "[\($0.position), \($0.wordIndex)]" }
+      let passphrase = match.passphrase.map { ", \"passphrase\": \($0)" } ?? ""
       text +=
-        ", \"found\": {\"part\": \(match.part), \"changes\": [\(changes.joined(separator: ", "))]}"
+        ", \"found\": {\"part\": \(match.part)\(passphrase), "
+        + "\"changes\": [\(changes.joined(separator: ", "))]}"
     }
     return Array((text + "}\n").utf8)
   }
@@ -155,6 +159,13 @@ package struct RecoveryProgress: Sendable, Equatable {
     if let found = found.first?.value {
       guard case .object = found.kind else { throw .malformed("\"found\" is not an object") }
       let part = try index(try member("part", of: found), "part")
+      let passphrases = found.members(named: "passphrase")
+      guard passphrases.count <= 1 else {
+        throw .malformed("\"found\" needs at most one \"passphrase\"")
+      }
+      let passphrase = try passphrases.first.map { node throws(RecoveryCheckpointError) in
+        try index(node.value, "passphrase")
+      }
       var changes: [Match.Change] = []
       for pair in try array(try member("changes", of: found), "changes") {
         let numbers = try array(pair, "changes")
@@ -168,7 +179,7 @@ package struct RecoveryProgress: Sendable, Equatable {
         }
         changes.append(Match.Change(position: position, wordIndex: word))
       }
-      progress.match = Match(part: part, changes: changes)
+      progress.match = Match(part: part, passphrase: passphrase, changes: changes)
     }
     return progress
   }

@@ -5,20 +5,29 @@ import VaultKeys
 /// the search (a shard, a chunk, a checkpoint).
 ///
 /// The candidates are the union of parts, each a product of word sets per position: one part
-/// per choice of where the missing words go, whether and where two adjacent words were
-/// exchanged, and which words (up to `typos`) are wrong — a wrong word ranges over the words
-/// its position does *not* allow, so the parts of one such choice never overlap. Parts of
-/// different choices may share candidates; a candidate is searched only in the first part that
-/// holds it.
+/// per choice of which written words are extra, where the missing words go, whether and where
+/// two adjacent words were exchanged, and which words (up to `typos`) are wrong — a wrong word
+/// ranges over the words its position does *not* allow, so the parts of one such choice never
+/// overlap. Parts of different choices may share candidates; a candidate is searched only in
+/// the first part that holds it.
+///
+/// The parts are counted before any is stored, so a search too large to count (2^63
+/// candidates) or to hold (`maximumParts`) is refused with no memory spent on it.
 package struct RecoverySearch: Sendable {
   /// The phrase as remembered.
   package let phrase: DamagedPhrase
   /// Words left out at unknown positions.
   package let missingWords: Int
+  /// Written words that do not belong to the phrase, at unknown positions.
+  package let extraWords: Int
   /// Whether two adjacent words may have been exchanged (once).
   package let allowsSwap: Bool
+  /// Whether two adjacent words must have been exchanged (an automatic phase of swaps only).
+  package let requiresSwap: Bool
   /// Up to this many words anywhere may be wrong.
   package let typos: Int
+  /// At least this many words are wrong (an automatic phase of exactly `typos` wrong words).
+  package let minimumTypos: Int
   /// The word count of every candidate.
   package let wordCount: Int
   let parts: [SearchPart]
@@ -29,6 +38,9 @@ package struct RecoverySearch: Sendable {
   /// checked once).
   package var candidateCount: UInt64 { partStarts.last ?? 0 }
 
+  /// The number of parts: memory grows with it (about a kilobyte each).
+  package var partCount: Int { parts.count }
+
   /// The number of checksum bits of a candidate: one in 2^bits passes.
   package var checksumBits: Int { wordCount / 3 }
 
@@ -37,65 +49,69 @@ package struct RecoverySearch: Sendable {
     Double(candidateCount) / Double(1 << checksumBits)
   }
 
+  /// Whether the search is exactly the phrase's own word sets (no damage model).
+  package var isAsWritten: Bool {
+    missingWords == 0 && extraWords == 0 && !allowsSwap && typos == 0
+  }
+
   /// More parts than this, when they may overlap, are refused.
   static let maximumOverlappingParts = 6000
+  /// More parts than this are refused: the memory of a search stays within a fixed budget.
+  package static let maximumParts = 1 << 16
 
   package init(
-    phrase: DamagedPhrase, missingWords: Int = 0, allowsSwap: Bool = false, typos: Int = 0
+    phrase: DamagedPhrase, missingWords: Int = 0, extraWords: Int = 0, allowsSwap: Bool = false,
+    requiresSwap: Bool = false, typos: Int = 0, minimumTypos: Int = 0
   ) throws(RecoveryError) {
-    let length = phrase.words.count + missingWords
-    guard missingWords >= 0, Mnemonic.validWordCounts.contains(length) else {
-      throw .invalidWordCount(remembered: phrase.words.count, missing: max(0, missingWords))
+    let written = phrase.words.count
+    let length = written - extraWords + missingWords
+    guard missingWords >= 0, extraWords >= 0, extraWords < written,
+      Mnemonic.validWordCounts.contains(length)
+    else {
+      throw .invalidWordCount(
+        remembered: written, missing: max(0, missingWords), extra: max(0, extraWords))
     }
-    guard typos >= 0, typos <= length else { throw .tooManyTypos(typos: typos, words: length) }
+    guard typos >= 0, typos <= length, (0...typos).contains(minimumTypos) else {
+      throw .tooManyTypos(typos: typos, words: length)
+    }
     self.phrase = phrase
     self.missingWords = missingWords
-    self.allowsSwap = allowsSwap
+    self.extraWords = extraWords
+    self.allowsSwap = allowsSwap || requiresSwap
+    self.requiresSwap = requiresSwap
     self.typos = typos
+    self.minimumTypos = minimumTypos
     wordCount = length
 
-    var parts: [SearchPart] = []
-    var family = 0
-    for inserted in Self.combinations(of: length, choosing: missingWords) {
-      var sets: [WordSet] = []
-      var origins: [Int?] = []
-      var next = 0
-      for position in 0..<length {
-        if inserted.contains(position) {
-          sets.append(.all)
-          origins.append(nil)
-        } else {
-          sets.append(phrase.sets[next])
-          origins.append(next)
-          next += 1
-        }
-      }
-      let swaps: [Int?] = [nil] + (allowsSwap ? Array(0..<(length - 1)) : [])
-      for swap in swaps {
-        var swapped = sets
-        var swappedOrigins = origins
-        if let swap {
-          // Exchanging two positions that allow the same words changes nothing.
-          guard sets[swap] != sets[swap + 1] else { continue }
-          swapped.swapAt(swap, swap + 1)
-          swappedOrigins.swapAt(swap, swap + 1)
-        }
-        for wrong in Self.subsets(of: length, upTo: typos) {
-          var final = swapped
-          for position in wrong { final[position] = final[position].complement }
-          guard final.allSatisfy({ $0.count > 0 }) else { continue }
-          parts.append(
-            SearchPart(
-              sets: final, origins: swappedOrigins, swap: swap, wrong: wrong, family: family))
-        }
-        family += 1
-        if family > 1, parts.count > Self.maximumOverlappingParts {
-          throw .tooManyParts(parts.count)
-        }
+    // Each remembered set's complement, computed once and shared by every part (a wrong word
+    // at a missing word's place has no words left: such parts are empty).
+    let complements = phrase.sets.map(\.complement)
+    let shape = Shape(
+      sets: phrase.sets, complements: complements, length: length, missing: missingWords,
+      extra: extraWords, swap: allowsSwap || requiresSwap, requiresSwap: requiresSwap,
+      typos: minimumTypos...typos)
+
+    // First only count: the total, the parts and the families, with nothing stored.
+    var total: UInt64 = 0
+    var partTotal = 0
+    var families = 0
+    try shape.forEachPart { (part: SearchPart) throws(RecoveryError) in
+      let (sum, overflow) = total.addingReportingOverflow(part.count)
+      guard !overflow, part.count != .max, sum < 1 << 63 else { throw .searchTooLarge }
+      total = sum
+      partTotal += 1
+      families = max(families, part.family + 1)
+      guard partTotal <= Self.maximumParts else { throw .tooManyParts(partTotal) }
+      if families > 1, partTotal > Self.maximumOverlappingParts {
+        throw .tooManyParts(partTotal)
       }
     }
+
+    var parts: [SearchPart] = []
+    parts.reserveCapacity(partTotal)
+    shape.forEachPart { parts.append($0) }
     // Parts of one family are disjoint; across families, note which earlier parts may overlap.
-    if family > 1 {
+    if families > 1 {
       for later in parts.indices {
         parts[later].earlierOverlaps = parts.indices.prefix(later).filter { earlier in
           parts[earlier].family != parts[later].family
@@ -104,11 +120,8 @@ package struct RecoverySearch: Sendable {
       }
     }
     var starts: [UInt64] = [0]
-    for part in parts {
-      let (sum, overflow) = starts.last!.addingReportingOverflow(part.count)
-      guard !overflow, part.count != .max, sum < 1 << 63 else { throw .searchTooLarge }
-      starts.append(sum)
-    }
+    starts.reserveCapacity(parts.count + 1)
+    for part in parts { starts.append(starts.last! + part.count) }
     self.parts = parts
     partStarts = starts
   }
@@ -134,25 +147,107 @@ package struct RecoverySearch: Sendable {
     return false
   }
 
-  /// All sorted `choosing`-element subsets of 0..<count, in lexicographic order.
-  static func combinations(of count: Int, choosing: Int) -> [[Int]] {
-    guard choosing > 0 else { return [[]] }
-    guard choosing <= count else { return [] }
-    var result: [[Int]] = []
+  /// Calls `body` with every sorted `choosing`-element subset of 0..<count, in lexicographic
+  /// order, one at a time (none is kept).
+  static func forEachCombination<E: Error>(
+    of count: Int, choosing: Int, _ body: ([Int]) throws(E) -> Void
+  ) throws(E) {
+    guard choosing > 0 else { return try body([]) }
+    guard choosing <= count else { return }
     var current = Array(0..<choosing)
     while true {
-      result.append(current)
+      try body(current)
       var i = choosing - 1
       while i >= 0, current[i] == count - choosing + i { i -= 1 }
-      if i < 0 { return result }
+      if i < 0 { return }
       current[i] += 1
       for j in (i + 1)..<choosing { current[j] = current[j - 1] + 1 }
     }
   }
 
+  /// All sorted `choosing`-element subsets of 0..<count, in lexicographic order.
+  static func combinations(of count: Int, choosing: Int) -> [[Int]] {
+    var result: [[Int]] = []
+    forEachCombination(of: count, choosing: choosing) { result.append($0) }
+    return result
+  }
+
   /// Every subset of 0..<count with at most `limit` elements, smallest first.
   static func subsets(of count: Int, upTo limit: Int) -> [[Int]] {
     (0...min(limit, count)).flatMap { combinations(of: count, choosing: $0) }
+  }
+}
+
+/// The damage models of a search, enumerated part by part in the search's fixed order.
+private struct Shape {
+  let sets: [WordSet]
+  let complements: [WordSet]
+  let length: Int
+  let missing: Int
+  let extra: Int
+  let swap: Bool
+  let requiresSwap: Bool
+  let typos: ClosedRange<Int>
+
+  /// Calls `body` with each non-empty part: extra words outermost, then missing positions, the
+  /// swap and the wrong positions.
+  func forEachPart<E: Error>(_ body: (SearchPart) throws(E) -> Void) throws(E) {
+    var family = 0
+    let written = sets.count
+    try RecoverySearch.forEachCombination(of: written, choosing: extra) {
+      (dropped: [Int]) throws(E) in
+      let kept = (0..<written).filter { !dropped.contains($0) }
+      try RecoverySearch.forEachCombination(of: length, choosing: missing) {
+        (inserted: [Int]) throws(E) in
+        var layout: [WordSet] = []
+        var layoutComplements: [WordSet?] = []
+        var origins: [Int?] = []
+        var next = 0
+        for position in 0..<length {
+          if inserted.contains(position) {
+            layout.append(.all)
+            layoutComplements.append(nil)
+            origins.append(nil)
+          } else {
+            layout.append(sets[kept[next]])
+            layoutComplements.append(complements[kept[next]])
+            origins.append(kept[next])
+            next += 1
+          }
+        }
+        let swaps: [Int?] = (requiresSwap ? [] : [nil]) + (swap ? Array(0..<(length - 1)) : [])
+        for swap in swaps {
+          var swapped = layout
+          var swappedComplements = layoutComplements
+          var swappedOrigins = origins
+          if let swap {
+            // Exchanging two positions that allow the same words changes nothing.
+            guard layout[swap] != layout[swap + 1] else { continue }
+            swapped.swapAt(swap, swap + 1)
+            swappedComplements.swapAt(swap, swap + 1)
+            swappedOrigins.swapAt(swap, swap + 1)
+          }
+          for count in typos {
+            try RecoverySearch.forEachCombination(of: length, choosing: count) {
+              (wrong: [Int]) throws(E) in
+              var final = swapped
+              for position in wrong {
+                guard let complement = swappedComplements[position], complement.count > 0 else {
+                  return
+                }
+                final[position] = complement
+              }
+              guard final.allSatisfy({ $0.count > 0 }) else { return }
+              try body(
+                SearchPart(
+                  sets: final, origins: swappedOrigins, swap: swap, wrong: wrong,
+                  dropped: dropped, family: family))
+            }
+          }
+          family += 1
+        }
+      }
+    }
   }
 }
 
@@ -165,16 +260,21 @@ struct SearchPart: Sendable {
   let swap: Int?
   /// The positions whose word is not the remembered one (typos).
   let wrong: [Int]
-  /// Parts of one family (same missing positions and swap) never overlap.
+  /// The 0-based written positions of the words taken as extra.
+  let dropped: [Int]
+  /// Parts of one family (same extra words, missing positions and swap) never overlap.
   let family: Int
   /// Earlier parts that may hold some of this part's candidates.
   var earlierOverlaps: [Int] = []
 
-  init(sets: [WordSet], origins: [Int?], swap: Int?, wrong: [Int], family: Int) {
+  init(
+    sets: [WordSet], origins: [Int?], swap: Int?, wrong: [Int], dropped: [Int] = [], family: Int
+  ) {
     self.sets = sets
     self.origins = origins
     self.swap = swap
     self.wrong = wrong
+    self.dropped = dropped
     self.family = family
     var count: UInt64 = 1
     for set in sets {

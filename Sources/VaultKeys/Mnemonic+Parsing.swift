@@ -1,4 +1,5 @@
 import CryptoPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

@@ -126,7 +126,7 @@ struct MnemonicCheckCommand: ParsableCommand {
   /// Whether a word was written as `?` or `ab*`.
   private static func isRecoverSyntax(_ word: DamagedPhrase.Word) -> Bool {
     switch word {
-    case .unknown, .prefix: true
+    case .unknown, .prefix, .pattern, .alternatives: true
     case .known, .misspelt: false
     }
   }

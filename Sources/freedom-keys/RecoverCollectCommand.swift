@@ -11,7 +11,7 @@ struct RecoverCollectCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "collect",
-      abstract: "Merge the shards' --json results of one search.",
+      abstract: "Merge the shards' --json results of a search.",
       discussion: """
         Reads every <dir>/*.json, each the --json output of one 'recover --shard'
         run, checks they are shards of one search (the same "search" hash, which

@@ -19,18 +19,27 @@ struct RecoverCommand: ParsableCommand {
   static let missing = Option.value("missing", "n", help: "N words were left out, anywhere.")
   static let swaps = Option.flag("swaps", help: "Two adjacent words may be exchanged (once).")
   static let typos = Option.value("typos", "k", help: "Up to K words anywhere may be wrong.")
+  static let extra = Option.value("extra", "n", help: "N written words are too many, anywhere.")
+  static let damageFile = Option.value(
+    "damage-file", "path", help: "Or read the phrase one position a line.")
+  static let passphraseCandidates = Option.value(
+    "passphrase-candidates", "path", help: "Try each line of <path> as the passphrase.")
+  static let passphraseTypos = Option.value(
+    "passphrase-typos", "k", help: "The passphrase file's may have K edits (1-3).")
+  static let maxHours = Option.value(
+    "max-hours", "h", help: "Stop (resumably) after H hours.")
   static let address = Option.value(
-    "address", "0x…", help: "Target: a wallet, Swarm or publisher address.")
+    "address", "0x…", help: "Target: a wallet, Swarm or publisher key.")
   static let accounts = Option.value(
-    "accounts", "n", help: "--address tries accounts and publishers 0…N-1 (3).")
+    "accounts", "n", help: "--address tries accounts 0…N-1 (3).")
   static let path = Option.value(
-    "path", "template", help: "Try the target at these paths ({A-B}: a range).")
+    "path", "template", help: "Try the target at these paths ({A-B}: range).")
   static let peerID = Option.value(
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
   static let overlay = Option.value("overlay", "hex", help: "Target: the Swarm overlay address.")
   static let networkID = Option.value(
-    "network-id", "n", help: "The overlay's Swarm network (default 1, mainnet).")
+    "network-id", "n", help: "The overlay's network (default 1, mainnet).")
   static let overlayNonce = Option.value(
     "overlay-nonce", "hex", help: "The overlay's 32-byte nonce (default zero).")
   static let beeDir = Option.value(
@@ -43,14 +52,14 @@ struct RecoverCommand: ParsableCommand {
     "radicle-home", "dir", help: "Target: <dir>/keys/radicle.pub.")
   static let antDir = Option.value("ant-dir", "dir", help: "Target: Ant's <dir>/identity.json.")
   static let freedomDir = SharedOptions.freedomDir(
-    help: "Target: desktop Freedom's vault-meta.json addresses.")
+    help: "Target: desktop's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
   static let shard = Option.value(
-    "shard", "k/n", help: "Search only the K-th of N parts (or slurm, k8s/N).")
+    "shard", "k/n", help: "Search the K-th of N parts (slurm, k8s/N).")
   static let resume = Option.value(
-    "resume", "path", help: "Keep a checkpoint in <path> and continue from it.")
+    "resume", "path", help: "Keep a checkpoint in <path>, resume from it.")
   static let out = Option.value(
-    "out", "path", help: "Write the corrected phrase to a new file (0600).")
+    "out", "path", help: "Write the found phrase to a new file (0600).")
   static let progressInterval = Option.value(
     "progress-interval", "s", help: "Seconds between progress lines (default 30).")
   static let json = Option.flag("json", help: "Print the result as JSON.")
@@ -63,10 +72,17 @@ struct RecoverCommand: ParsableCommand {
       abstract: "Find the unreadable, missing, misspelt or swapped words.",
       discussion: """
         The mnemonic file holds the phrase as remembered. Per word: a wordlist word;
-        ? for a word that cannot be read; ab* for a word known by its beginning; a
-        word in no wordlist is taken as misspelt and replaced by the words within
-        two letters of it (English four-letter abbreviations count). --missing,
-        --swaps and --typos widen the search; the word count must end at 12-24.
+        ? for a word that cannot be read; ab* for a word known by its beginning; *et
+        or w*t, * any letters; wet|west for alternatives; a word in no wordlist is
+        taken as misspelt and replaced by the words within two letters of it
+        (English four-letter abbreviations count). --damage-file holds the same, one
+        position a line. --missing, --extra, --swaps and --typos widen the search;
+        the word count must end at 12-24. With none of them (and a target, no
+        --shard) recover tries in turn the phrase as written, a swap, one wrong word,
+        ... (automatic phases), saying each before it starts; --typos 0 searches the
+        phrase as written only. --passphrase-candidates FILE tries each line as the
+        BIP-39 passphrase; --passphrase-typos K the passphrase file's within K edits.
+        --max-hours H stops the run after H hours, as Ctrl-C does.
         Each candidate that passes the checksum is checked against the targets (at
         least one, else the checksum-valid candidates are only counted, and written
         with --out when there are at most 100). --address tries the user wallet, the
@@ -96,8 +112,9 @@ struct RecoverCommand: ParsableCommand {
         2 usage errors, 130 interrupted.
         """,
       options: [
-        MnemonicOptions.mnemonicFile, MnemonicOptions.passphraseFile, MnemonicOptions.language,
-        missing, swaps, typos, address, accounts, path, peerID, did, overlay, networkID,
+        MnemonicOptions.mnemonicFile, damageFile, MnemonicOptions.passphraseFile,
+        passphraseCandidates, passphraseTypos, MnemonicOptions.language, missing, extra, swaps,
+        typos, maxHours, address, accounts, path, peerID, did, overlay, networkID,
         overlayNonce,
       ] + directoryOptions + [threads, shard, resume, out, progressInterval, json],
       subcommands: [RecoverCollectCommand.self],
@@ -106,6 +123,17 @@ struct RecoverCommand: ParsableCommand {
   }
 
   let input: MnemonicOptions
+  /// `--damage-file`: the phrase one position a line, instead of `--mnemonic-file`.
+  let damagePath: String?
+  let candidatesPath: String?
+  let passphraseTypoCount: Int?
+  /// Whether a damage model was given; without one, the automatic phases run.
+  let givesDamage: Bool
+  /// Whether `--shard` was given (even 1/1): then exactly the search given, no phases.
+  let shardGiven: Bool
+  let maxHours: Double?
+  let maxHoursText: String
+  let extraWords: Int
   let missingWords: Int
   let allowsSwap: Bool
   let typoCount: Int
@@ -123,6 +151,50 @@ struct RecoverCommand: ParsableCommand {
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
+    damagePath = arguments.value(Self.damageFile)
+    candidatesPath = arguments.value(Self.passphraseCandidates)
+    passphraseTypoCount = try arguments.integer(Self.passphraseTypos, in: 1...3)
+    if damagePath != nil, arguments.value(MnemonicOptions.mnemonicFile) != nil {
+      throw arguments.usage(
+        "--damage-file and --mnemonic-file cannot be combined: each holds the phrase")
+    }
+    if damagePath != nil, arguments.value(MnemonicOptions.vaultFile) != nil {
+      throw arguments.usage("--damage-file and --vault-file cannot be combined")
+    }
+    if candidatesPath != nil, input.passphrasePath != nil {
+      throw arguments.usage(
+        "--passphrase-candidates and --passphrase-file cannot be combined: put the remembered "
+          + "passphrase on a line of the candidates file")
+    }
+    if passphraseTypoCount != nil, input.passphrasePath == nil {
+      throw arguments.usage(
+        "--passphrase-typos <k> needs --passphrase-file PATH: the passphrase as remembered")
+    }
+    let standardInput = [damagePath, candidatesPath, input.passphrasePath, input.mnemonicPath]
+      .filter { $0 == "-" }
+    if standardInput.count > 1 {
+      throw arguments.usage("only one of the files given can be standard input ('-')")
+    }
+    if damagePath == "" || candidatesPath == "" {
+      throw arguments.usage("--damage-file and --passphrase-candidates need a path")
+    }
+    givesDamage =
+      [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
+      || arguments.flag(Self.swaps)
+    if let text = arguments.value(Self.maxHours) {
+      guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
+        throw arguments.usage(
+          "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
+      }
+      maxHours = hours
+      // Digits and a point only, so the message repeats the number as it was written.
+      maxHoursText =
+        text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)"
+    } else {
+      maxHours = nil
+      maxHoursText = ""
+    }
+    extraWords = try arguments.integer(Self.extra, in: 0...12) ?? 0
     missingWords = try arguments.integer(Self.missing, in: 0...12) ?? 0
     allowsSwap = arguments.flag(Self.swaps)
     typoCount = try arguments.integer(Self.typos, in: 0...24) ?? 0
@@ -222,6 +294,7 @@ struct RecoverCommand: ParsableCommand {
           text, environment: ProcessInfo.processInfo.environment, arguments: arguments)
       } ?? .whole
     (shardIndex, shardCount) = (shard.index, shard.count)
+    shardGiven = arguments.value(Self.shard) != nil
     resumePath = arguments.value(Self.resume)
     outputPath = arguments.value(Self.out)
     if resumePath == "" || outputPath == "" {
@@ -238,6 +311,13 @@ struct RecoverCommand: ParsableCommand {
       progressSeconds = nil
     }
     printsJSON = arguments.flag(Self.json)
+    if candidatesPath != nil || passphraseTypoCount != nil, givenTargets.isEmpty,
+      directories.isEmpty
+    {
+      throw arguments.usage(
+        "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
+          + "without one only the words are counted")
+    }
   }
 
   /// A PeerID or DID target at `--path`'s paths, which SLIP-0010 allows with hardened steps only.
@@ -257,6 +337,28 @@ struct RecoverCommand: ParsableCommand {
     }
   }
 
+  /// Whether several passphrases are tried (the matching one is written beside --out).
+  var searchesPassphrases: Bool { candidatesPath != nil || passphraseTypoCount != nil }
+
+  /// The passphrases to try: the candidates file's lines, the remembered passphrase's edits,
+  /// or the one passphrase (empty without --passphrase-file).
+  private func readPassphrases() throws -> PassphraseSet {
+    if let candidatesPath {
+      let file = try SecretInput.read(
+        SecretSource(role: "passphrase candidates", path: candidatesPath),
+        limit: Self.candidatesByteLimit)
+      return try PassphraseSet(candidates: file)
+    }
+    let passphrase = try input.readPassphrase()
+    if let passphraseTypoCount {
+      return try PassphraseSet(remembered: passphrase, edits: passphraseTypoCount)
+    }
+    return PassphraseSet(passphrase: passphrase)
+  }
+
+  /// A candidates file larger than this is refused before it is read.
+  static let candidatesByteLimit = 64 << 20
+
   // MARK: - Running
 
   func run() throws {
@@ -265,33 +367,91 @@ struct RecoverCommand: ParsableCommand {
     for (option, path) in directories {
       targets += try Self.targets(from: path, option: option)
     }
-    if let outputPath { try Self.checkOutput(outputPath) }
-    let phrase = try input.readPhrase()
-    let passphrase = try input.readPassphrase()
-    let recovery: PhraseRecovery
-    do {
-      let damaged = try DamagedPhrase(phrase: phrase, language: input.language)
-      let search = try RecoverySearch(
-        phrase: damaged, missingWords: missingWords, allowsSwap: allowsSwap, typos: typoCount)
-      recovery = try PhraseRecovery(
-        search: search, targets: targets, passphrase: passphrase,
-        configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
+    if let outputPath {
+      try Self.checkOutput(outputPath)
+      if searchesPassphrases { try Self.checkOutput(outputPath + ".passphrase") }
     }
-    let resumed = try resumePath.flatMap { try Self.readCheckpoint($0, for: recovery) }
+    let damaged: DamagedPhrase
+    if let damagePath {
+      let file = try SecretInput.read(SecretSource(role: "damage", path: damagePath))
+      damaged = try DamagedPhrase(damageFile: file, language: input.language)
+    } else {
+      damaged = try DamagedPhrase(phrase: try input.readPhrase(), language: input.language)
+    }
+    let passphrases = try readPassphrases()
+    let configuration = PhraseRecovery.Configuration(
+      threads: threadCount, shardIndex: shardIndex, shardCount: shardCount)
+    // With no damage model, the likely kinds of damage in turn (never split into shards: every
+    // shard of a search must be the same search).
+    let automatic = !givesDamage && !targets.isEmpty && !shardGiven
+    let phases: [(label: String, recovery: PhraseRecovery)]
+    if automatic {
+      let plan = RecoveryPhase.plan(for: damaged)
+      guard !plan.isEmpty else {
+        // No phase fits the word count: the same error a search of it gives.
+        _ = try RecoverySearch(phrase: damaged)
+        return
+      }
+      phases = try plan.map { phase, search throws in
+        (
+          Self.describe(phase),
+          try PhraseRecovery(
+            search: search, targets: targets, passphrases: passphrases,
+            configuration: configuration)
+        )
+      }
+    } else {
+      let search = try RecoverySearch(
+        phrase: damaged, missingWords: missingWords, extraWords: extraWords,
+        allowsSwap: allowsSwap, typos: typoCount)
+      phases = [
+        (
+          "",
+          try PhraseRecovery(
+            search: search, targets: targets, passphrases: passphrases,
+            configuration: configuration)
+        )
+      ]
+    }
+    // A checkpoint is of one phase; the phases before it were searched to their end.
+    var first = 0
+    var resumed: RecoveryProgress?
+    if let resumePath, let progress = try Self.readCheckpoint(resumePath) {
+      guard let phase = phases.firstIndex(where: { $0.recovery.searchHash == progress.searchHash })
+      else {
+        throw Self.checkpointFailure(resumePath, .otherSearch)
+      }
+      do {
+        try phases[phase].recovery.validate(progress)
+      } catch {
+        throw Self.checkpointFailure(resumePath, error)
+      }
+      (first, resumed) = (phase, progress)
+    }
     if let resumePath, let resumed, resumed.match != nil {
       // The search found its match before: derive it again, check it, and say so.
+      let recovery = phases[first].recovery
       let outcome: PhraseRecovery.Outcome
       do {
         outcome = try recovery.run(resumingFrom: resumed)
       } catch {
         throw Self.checkpointFailure(resumePath, error)
       }
+      resumingNote(first: first, of: phases.count)
       Output.standardError(
         "found earlier: \(resumePath) records this search's match, derived again from the "
           + "phrase and checked against the targets; nothing was searched\n")
       try report(outcome, recovery: recovery, candidates: UInt64(recovery.range.count))
       return
     }
+
+    // The first line names the seed engine and what a candidate costs (targets only: a
+    // search without one counts the checksum-valid phrases and derives nothing).
+    if let recovery = phases.first?.recovery, !recovery.targets.isEmpty {
+      let (_, work, fewest) = recovery.measureCandidates()
+      Output.standardError(Self.engineLine(work: work, fewest: fewest))
+    }
+    resumingNote(first: first, of: phases.count)
 
     // Initialised here, not first in the handler (a lazy global's initialiser is not
     // async-signal-safe).
@@ -310,7 +470,48 @@ struct RecoverCommand: ParsableCommand {
     sigaddset(&interrupt, SIGINT)
     sigaddset(&interrupt, SIGTERM)
     pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+    let deadline = maxHours.map { DispatchTime.now().uptimeNanoseconds + UInt64($0 * 3.6e12) }
+    for index in first..<phases.count {
+      let (label, recovery) = phases[index]
+      let phase = automatic ? (index + 1, phases.count, label) : nil
+      let outcome = try search(
+        recovery, resumed: index == first ? resumed : nil, phase: phase, deadline: deadline)
+      if outcome.found == nil, outcome.isComplete, index + 1 < phases.count {
+        // Exhausted: the next phase, if there is time for it.
+        Output.standardError(
+          "phase \(index + 1) of \(phases.count) (\(label)): no match in "
+            + "\(Self.grouped(UInt64(recovery.range.count))) candidates\n")
+        if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
+          throw CLIError.interrupted(
+            "stopped after --max-hours \(maxHoursText) before phase \(index + 2) of "
+              + "\(phases.count): " + resumeHint)
+        }
+        continue
+      }
+      try report(
+        outcome, recovery: recovery, candidates: UInt64(recovery.range.count), phase: phase,
+        deadline: deadline)
+      return
+    }
+  }
+
+  /// Says that a checkpoint of phase `first + 1` skips the phases before it.
+  private func resumingNote(first: Int, of count: Int) {
+    guard first > 0, let resumePath else { return }
+    Output.standardError(
+      "resuming at phase \(first + 1) of \(count): \(resumePath) shows the phases before it "
+        + "searched to their end\n")
+  }
+
+  /// Runs one search (one phase) to its end, a match, Ctrl-C or the deadline.
+  private func search(
+    _ recovery: PhraseRecovery, resumed: RecoveryProgress?, phase: (Int, Int, String)?,
+    deadline: UInt64?
+  ) throws -> PhraseRecovery.Outcome {
     let candidates = UInt64(recovery.range.count)
+    if let (index, count, label) = phase {
+      Output.standardError("phase \(index) of \(count): \(label)\n")
+    }
     let valid = try checksumValidCount(recovery)
     guard !interruptRequested else {
       if printsJSON, !recovery.targets.isEmpty {
@@ -343,7 +544,7 @@ struct RecoverCommand: ParsableCommand {
           let line = Self.progressLine(progress, candidates: candidates, expected: expected)
           Output.standardError(onTerminal ? "\r\u{1B}[K" + line : "progress: " + line + "\n")
         }
-        return !interruptRequested
+        return !interruptRequested && deadline.map { now < $0 } ?? true
       }
     } catch {
       throw Self.checkpointFailure(resumePath ?? "", error)
@@ -352,23 +553,27 @@ struct RecoverCommand: ParsableCommand {
     if let resumePath {
       try Self.writeCheckpoint(outcome.progress, to: resumePath)
     }
-    try report(outcome, recovery: recovery, candidates: candidates)
+    return outcome
   }
 
   /// The checksum-valid count before starting: exact for up to 2^22 candidates, else expected.
   private func checksumValidCount(_ recovery: PhraseRecovery) throws -> (value: Double, exact: Bool)
   {
-    guard !recovery.targets.isEmpty else {
-      return (recovery.search.expectedChecksumValidCount / Double(shardCount), false)
-    }
-    guard recovery.range.count <= 1 << 22 else {
-      return (recovery.search.expectedChecksumValidCount / Double(shardCount), false)
+    let passphrases = recovery.passphrases.count
+    let expected =
+      recovery.search.expectedChecksumValidCount * Double(passphrases) / Double(shardCount)
+    guard !recovery.targets.isEmpty else { return (expected, false) }
+    // With several passphrases a shard's range cuts across them: counted exactly when whole.
+    guard UInt64(recovery.range.count) / UInt64(passphrases) <= 1 << 22,
+      passphrases == 1 || shardCount == 1
+    else {
+      return (expected, false)
     }
     let counting = try PhraseRecovery(
       search: recovery.search, targets: [],
       configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount))
     let outcome = try counting.run(collect: 0) { _ in !interruptRequested }
-    return (Double(outcome.progress.checksumValid), true)
+    return (Double(outcome.progress.checksumValid) * Double(passphrases), true)
   }
 
   /// "searching 4,194,304 candidates (262,144 pass the checksum) …; about 90 s on 2 threads".
@@ -380,12 +585,16 @@ struct RecoverCommand: ParsableCommand {
     var line =
       "searching \(Self.grouped(candidates)) candidates of \(search.wordCount) "
       + "\(search.phrase.language.rawValue) words"
+    if recovery.passphrases.count > 1 {
+      line +=
+        " (\(Self.grouped(search.candidateCount)) phrases × "
+        + "\(Self.grouped(UInt64(recovery.passphrases.count))) passphrases)"
+    }
     if shardCount > 1 { line += " (shard \(shardIndex)/\(shardCount))" }
     line +=
       ", \(valid.exact ? "" : "about ")\(Self.grouped(UInt64(valid.value.rounded()))) pass the checksum"
     if !recovery.targets.isEmpty {
-      let (perCandidate, work, fewest) = recovery.measureCandidates()
-      Output.standardError(Self.engineLine(work: work, fewest: fewest))
+      let (perCandidate, _, _) = recovery.measureCandidates()
       let parallel = Double(min(threadCount, ProcessInfo.processInfo.activeProcessorCount))
       var seconds = valid.value * perCandidate / parallel
       if let resumed, candidates > 0 {
@@ -426,8 +635,15 @@ struct RecoverCommand: ParsableCommand {
       + "Ed25519 keys\n"
   }
 
+  /// How to continue a search that stopped.
+  private var resumeHint: String {
+    resumePath.map { "run the same command again to continue from \($0)" }
+      ?? "give --resume FILE to keep a checkpoint and continue later"
+  }
+
   private func report(
-    _ outcome: PhraseRecovery.Outcome, recovery: PhraseRecovery, candidates: UInt64
+    _ outcome: PhraseRecovery.Outcome, recovery: PhraseRecovery, candidates: UInt64,
+    phase: (Int, Int, String)? = nil, deadline: UInt64? = nil
   ) throws {
     let progress = outcome.progress
     if !outcome.isComplete {
@@ -440,10 +656,13 @@ struct RecoverCommand: ParsableCommand {
       let done =
         "\(Self.percent(progress.candidates, of: candidates)) (\(Self.grouped(progress.candidates)) "
         + "of \(Self.grouped(candidates)) candidates)"
-      let how =
-        resumePath.map { "run the same command again to continue from \($0)" }
-        ?? "give --resume FILE to keep a checkpoint and continue later"
-      throw CLIError.interrupted("interrupted after searching \(done): \(how)")
+      let during = phase.map { " of phase \($0.0) of \($0.1) (\($0.2))" } ?? ""
+      if !interruptRequested, let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
+        throw CLIError.interrupted(
+          "stopped after --max-hours \(maxHoursText), having searched \(done)"
+            + "\(during): \(resumeHint)")
+      }
+      throw CLIError.interrupted("interrupted after searching \(done)\(during): \(resumeHint)")
     }
     guard !recovery.targets.isEmpty else {
       try reportCount(outcome, candidates: candidates)
@@ -451,6 +670,9 @@ struct RecoverCommand: ParsableCommand {
     }
     if let found = outcome.found, let outputPath {
       try Self.writePhrase(found.mnemonic, to: outputPath)
+      if searchesPassphrases {
+        try Self.write(found.passphrase + SecureBytes([0x0A]), to: outputPath + ".passphrase")
+      }
     }
     if printsJSON {
       printJSON(
@@ -466,10 +688,17 @@ struct RecoverCommand: ParsableCommand {
         progress.candidates == candidates
         ? "all \(Self.grouped(candidates)) candidates"
         : "\(Self.grouped(progress.candidates)) of \(Self.grouped(candidates)) candidates"
+      let phases = phase.map { "all \($0.1) phases searched, the last of " } ?? ""
+      // Every phrase may be right and the seed another passphrase's.
+      let passphrase =
+        input.passphrasePath == nil && !searchesPassphrases
+        ? "; a BIP-39 passphrase could explain it: give --passphrase-file (or "
+          + "--passphrase-candidates FILE)" : ""
       throw CLIError.notFound(
-        "no candidate matched the targets: \(searched) "
+        "no candidate matched the targets: \(phases)\(searched) "
           + "(\(Self.grouped(progress.checksumValid)) checksum-valid) were searched; widen the "
-          + "search (--typos, --swaps, --missing, more ? words) or check the targets")
+          + "search (--typos, --swaps, --missing, --extra, more ? words) or check the targets"
+          + passphrase)
     }
   }
 
@@ -500,7 +729,7 @@ struct RecoverCommand: ParsableCommand {
     object.append(
       "shard",
       .object(["index": .number(UInt64(shardIndex)), "count": .number(UInt64(shardCount))]))
-    object.append("searchCandidates", .number(recovery.search.candidateCount))
+    object.append("searchCandidates", .number(recovery.candidateCount))
     object.append("search", .string(Hex.encode(Self.publicSearchHash(recovery))))
     Output.standardOutput(JSONValue.object(object).rendered() + "\n")
   }
@@ -518,7 +747,14 @@ struct RecoverCommand: ParsableCommand {
     append(UInt64(search.missingWords))
     append(search.allowsSwap ? 1 : 0)
     append(UInt64(search.typos))
-    append(search.candidateCount)
+    if search.extraWords > 0 || search.requiresSwap || search.minimumTypos > 0 {
+      bytes += Array("extra, swap required, fewest typos\0".utf8)
+      append(UInt64(search.extraWords))
+      append(search.requiresSwap ? 1 : 0)
+      append(UInt64(search.minimumTypos))
+    }
+    append(recovery.candidateCount / UInt64(recovery.passphrases.count))
+    if recovery.passphrases.count > 1 { append(UInt64(recovery.passphrases.count)) }
     append(UInt64(recovery.targets.count))
     for target in recovery.targets {
       let definition = target.definitionBytes
@@ -577,10 +813,26 @@ struct RecoverCommand: ParsableCommand {
       let was = change.was.map { "'\($0)'" } ?? "missing"
       lines.append("word \(change.position) is '\(change.word)' (was \(was))")
     }
-    if lines.isEmpty { lines.append("the phrase was right as remembered") }
+    if lines.isEmpty, found.extraPositions.isEmpty {
+      lines.append("the phrase was right as remembered")
+    }
+    for position in found.extraPositions {
+      lines.append("word \(position) as written was extra (left out)")
+    }
+    switch found.passphraseOrigin {
+    case .given: break
+    case .line(let line): lines.append("the passphrase is passphrase candidate line \(line)")
+    case .edits(let edits) where edits.isEmpty:
+      lines.append("the passphrase is the one remembered")
+    case .edits(let edits):
+      lines.append("the passphrase is the one remembered with " + Self.describe(edits))
+    }
     lines.append("matched \(found.matched ?? "")")
     if let outputPath {
       lines.append("wrote the corrected phrase to \(outputPath) (mode 0600)")
+      if found.passphraseOrigin != .given {
+        lines.append("wrote the passphrase to \(outputPath).passphrase (mode 0600)")
+      }
     } else {
       lines.append("give --out FILE to write the whole corrected phrase to a new file")
     }
@@ -645,15 +897,11 @@ struct RecoverCommand: ParsableCommand {
     }
   }
 
-  /// The checkpoint at `path` if there is one; it must belong to this search.
-  private static func readCheckpoint(_ path: String, for recovery: PhraseRecovery) throws
-    -> RecoveryProgress?
-  {
+  /// The checkpoint at `path` if there is one (which search it belongs to is checked after).
+  private static func readCheckpoint(_ path: String) throws -> RecoveryProgress? {
     guard let bytes = try ExportFiles.read(path) else { return nil }
     do {
-      let progress = try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
-      try recovery.validate(progress)
-      return progress
+      return try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
     } catch {
       throw checkpointFailure(path, error)
     }
@@ -694,6 +942,30 @@ struct RecoverCommand: ParsableCommand {
     } catch {
       throw CLIError.failure("cannot write \(path): \(error)")
     }
+  }
+
+  /// "character 3 replaced, a character inserted before character 5".
+  static func describe(_ edits: [PassphraseEdit]) -> String {
+    edits.map { edit in
+      switch edit {
+      case .inserted(let at): "a character inserted before character \(at)"
+      case .deleted(let at): "character \(at) deleted"
+      case .replaced(let at): "character \(at) replaced"
+      case .exchanged(let at): "characters \(at) and \(at + 1) exchanged"
+      }
+    }.joined(separator: ", ")
+  }
+
+  /// "the phrase as written", "one wrong word", "one missing word and one wrong word".
+  static func describe(_ phase: RecoveryPhase) -> String {
+    let counted = [
+      (phase.extraWords, "extra word"), (phase.missingWords, "missing word"),
+      (phase.typos, "wrong word"),
+    ].filter { $0.0 > 0 }.map { count, noun in
+      (count == 1 ? "one " : count == 2 ? "two " : "\(count) ") + noun + (count == 1 ? "" : "s")
+    }
+    let parts = (phase.swap ? ["two adjacent words exchanged"] : []) + counted
+    return parts.isEmpty ? "the phrase as written" : parts.joined(separator: " and ")
   }
 
   // MARK: - Numbers

@@ -54,12 +54,14 @@ struct RecoverTests {
         give --out FILE to write the whole corrected phrase to a new file
 
         """)
-    // The first line names the seed engine (RecoverPathTests), the second the search.
-    let lines = run.stderr.split(separator: "\n")
+    // The first line names the seed engine (RecoverPathTests); with no damage option come the
+    // automatic phases, the phrase as written first.
+    let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.first?.hasPrefix("engine: ") == true)
     #expect(
-      lines.dropFirst().first?.hasPrefix(
-        "searching 15 candidates of 12 english words, 1 pass the checksum; about ") == true)
+      lines.dropFirst().joined(separator: "\n").hasPrefix(
+        "phase 1 of 5: the phrase as written\n"
+          + "searching 15 candidates of 12 english words, 1 pass the checksum; about "))
     #expect(!run.stdout.contains("legal") && !run.stderr.contains("legal"))
   }
 
@@ -120,7 +122,8 @@ struct RecoverTests {
 
   @Test func noMatchSearchesEverythingAndExits4() throws {
     let address = Self.field(try Self.identities(Self.other), "wallet", "address")
-    let run = try recover(["--address", address, "--json"])
+    // --typos 0: exactly the phrase as written, no automatic phases.
+    let run = try recover(["--address", address, "--json", "--typos", "0"])
     #expect(run.status == 4)
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -130,8 +133,9 @@ struct RecoverTests {
     #expect(
       run.stderr.hasSuffix(
         "freedom-keys: error: no candidate matched the targets: all 15 candidates (1 checksum-valid) "
-          + "were searched; widen the search (--typos, --swaps, --missing, more ? words) or check "
-          + "the targets\n"))
+          + "were searched; widen the search (--typos, --swaps, --missing, --extra, more ? words) "
+          + "or check the targets; a BIP-39 passphrase could explain it: give --passphrase-file "
+          + "(or --passphrase-candidates FILE)\n"))
   }
 
   @Test func countsWithoutTargets() throws {
@@ -209,7 +213,7 @@ struct RecoverTests {
     let directory = try TemporaryDirectory()
     let checkpoint = directory.url.appendingPathComponent("progress.json").path
     let address = Self.field(try Self.identities(Self.other), "wallet", "address")
-    let first = try recover(["--address", address, "--resume", checkpoint])
+    let first = try recover(["--address", address, "--resume", checkpoint, "--typos", "0"])
     #expect(first.status == 4)
     let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
     #expect(saved.contains("\"doneBelow\": 1"))
@@ -218,14 +222,18 @@ struct RecoverTests {
       try FileManager.default.attributesOfItem(atPath: checkpoint)[.posixPermissions] as? Int
     #expect(mode == 0o600)
 
-    let second = try recover(["--address", address, "--resume", checkpoint, "--json"])
+    let second = try recover([
+      "--address", address, "--resume", checkpoint, "--json", "--typos", "0",
+    ])
     #expect(second.status == 4)
     #expect(second.stderr.contains("resuming, 100.0% done"))
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
     #expect(object["checked"] as? Int == 1)
 
-    let changed = try recover(["--address", address, "--resume", checkpoint, "--swaps"])
+    let changed = try recover([
+      "--address", address, "--resume", checkpoint, "--swaps", "--typos", "0",
+    ])
     #expect(changed.status == 1)
     #expect(changed.stderr.contains("the checkpoint belongs to a different search"))
   }
@@ -306,7 +314,8 @@ struct RecoverTests {
     let directory = try TemporaryDirectory()
     let checkpoint = directory.url.appendingPathComponent("progress.json").path
     let address = Self.field(try Self.identities(Self.other), "wallet", "address")
-    #expect(try recover(["--address", address, "--resume", checkpoint]).status == 4)
+    #expect(
+      try recover(["--address", address, "--resume", checkpoint, "--typos", "0"]).status == 4)
     let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
     let hash = try #require(saved.split(separator: "\"").dropFirst(7).first)
     try FileManager.default.removeItem(atPath: checkpoint)
@@ -314,7 +323,7 @@ struct RecoverTests {
       "progress.json",
       "{\"format\": \"freedom-keys recover checkpoint 1\", \"search\": \"\(hash)\", \(fields), "
         + "\"checksumValid\": 0, \"checked\": 0, \"milliseconds\": 0}\n")
-    let run = try recover(["--address", address, "--resume", checkpoint])
+    let run = try recover(["--address", address, "--resume", checkpoint, "--typos", "0"])
     #expect(run.status == 1, "\(run.stderr)")
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.hasPrefix("freedom-keys: error: \(checkpoint): the checkpoint "))
@@ -336,7 +345,7 @@ struct RecoverTests {
     process.executableURL = CLI.executable
     process.arguments = [
       "recover", "--mnemonic-file", words, "--address", address, "--resume", checkpoint,
-      "--threads", "2",
+      "--threads", "2", "--typos", "0",
     ]
     let output = Pipe()
     let error = Pipe()
@@ -390,7 +399,7 @@ struct RecoverTests {
     process.executableURL = CLI.executable
     process.arguments = [
       "recover", "--mnemonic-file", words, "--address", address, "--threads", "2",
-      "--progress-interval", "0.5",
+      "--progress-interval", "0.5", "--typos", "0",
     ]
     let error = Pipe()
     process.standardOutput = Pipe()
@@ -428,8 +437,9 @@ struct RecoverTests {
     let directory = try TemporaryDirectory()
     let checkpoint = directory.url.appendingPathComponent("progress.json").path
     let address = Self.field(try Self.identities(Self.other), "wallet", "address")
-    #expect(try recover(["--address", address, "--resume", checkpoint]).status == 4)
-    let again = try recover(["--address", address, "--resume", checkpoint])
+    #expect(
+      try recover(["--address", address, "--resume", checkpoint, "--typos", "0"]).status == 4)
+    let again = try recover(["--address", address, "--resume", checkpoint, "--typos", "0"])
     #expect(again.status == 4)
     #expect(again.stderr.contains("; resuming, 100.0% done (15 of 15 candidates)\n"))
     #expect(again.stderr.contains("no candidate matched the targets: all 15 candidates"))
@@ -477,7 +487,7 @@ struct RecoverTests {
   @Test func pathTemplateTriesOnlyItsPaths() throws {
     // The Swarm wallet (m/44'/60'/0'/0/1) is outside m/44'/60'/0'/0/{2-9}.
     let swarm = Self.field(try Self.identities(Self.truth), "swarm", "address")
-    let run = try recover(["--address", swarm, "--path", "m/44'/60'/0'/0/{2-9}"])
+    let run = try recover(["--address", swarm, "--path", "m/44'/60'/0'/0/{2-9}", "--typos", "0"])
     #expect(run.status == 4)
     #expect(run.stdout.isEmpty)
   }

@@ -47,12 +47,13 @@ enum RecoveryFixture {
   /// Runs a search to its end on two threads.
   static func run(
     _ phrase: SecureBytes, language: Wordlist.Language? = nil, missing: Int = 0,
-    swaps: Bool = false, typos: Int = 0, targets: [RecoveryTarget], collect: Int = 0,
+    extra: Int = 0, swaps: Bool = false, typos: Int = 0, targets: [RecoveryTarget],
+    collect: Int = 0,
     shard: (Int, Int) = (1, 1), chunkSize: UInt64 = 1 << 13
   ) throws -> PhraseRecovery.Outcome {
     let damaged = try DamagedPhrase(phrase: phrase, language: language)
     let search = try RecoverySearch(
-      phrase: damaged, missingWords: missing, allowsSwap: swaps, typos: typos)
+      phrase: damaged, missingWords: missing, extraWords: extra, allowsSwap: swaps, typos: typos)
     let recovery = try PhraseRecovery(
       search: search, targets: targets,
       configuration: .init(
