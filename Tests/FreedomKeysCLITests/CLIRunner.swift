@@ -23,19 +23,23 @@ enum CLI {
 
   /// Runs `freedom-keys arguments…` with `stdin` on its standard input.
   static func run(
-    _ arguments: [String], stdin: String = "", environment: [String: String]? = nil
+    _ arguments: [String], stdin: String = "", environment: [String: String]? = nil,
+    executable: String? = nil
   ) throws -> CLIRun {
-    try run(arguments, stdinBytes: Data(stdin.utf8), environment: environment)
+    try run(
+      arguments, stdinBytes: Data(stdin.utf8), environment: environment, executable: executable)
   }
 
   /// Runs `freedom-keys arguments…` with arbitrary bytes on its standard input. Input is written
   /// and stderr read on other threads, so neither side can block the other on a full pipe.
   static func run(
-    _ arguments: [String], stdinBytes: Data, environment: [String: String]? = nil
+    _ arguments: [String], stdinBytes: Data, environment: [String: String]? = nil,
+    executable program: String? = nil
   ) throws -> CLIRun {
     ignoreBrokenPipes
     let process = Process()
-    process.executableURL = executable
+    // Another program (setpriv) may run the binary.
+    process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? executable
     process.arguments = arguments
     if let environment { process.environment = environment }
     let input = Pipe()
