@@ -98,7 +98,7 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
       throw .invalid(path: configPath, reason: "\(error)")
     }
     let keystore = try NodeFileAccess.stored(keystorePath) {
-      try Web3Keystore(json: $0.withUnsafeBytes { Array($0) })
+      try Web3Keystore(json: $0)
     }
     var ownKeys: [OwnKey] = []
     for name in Self.ownIdentity {

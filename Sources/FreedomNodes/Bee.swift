@@ -46,7 +46,7 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
   public func inspect() throws(NodeError) -> State {
     try NodeFileAccess.requireDirectoryOrAbsent(NodePath.join(directory, Self.keysDirectory))
     let keystore = try NodeFileAccess.stored(keystorePath) {
-      try Web3Keystore(json: $0.withUnsafeBytes { Array($0) })
+      try Web3Keystore(json: $0)
     }
     let stored = try NodeFileAccess.read(passwordFilePath).map {
       bytes throws(NodeError) in try Self.password(fromFile: bytes, path: passwordFilePath)

@@ -226,7 +226,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       throw .invalidInput(.noVault(path: vaultPath))
     }
     do {
-      let opened = try DesktopVault(json: bytes.withUnsafeBytes { Array($0) })
+      let opened = try DesktopVault(json: bytes)
         .decryptMnemonic(password: password)
       return try Mnemonic(phrase: opened)
     } catch {
@@ -308,7 +308,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       let phrase = inputs.mnemonic.phrase()
       var vaultIsCurrent = false
       if let stored = state.vault {
-        let opened = try? DesktopVault(json: stored.withUnsafeBytes { Array($0) })
+        let opened = try? DesktopVault(json: stored)
           .decryptMnemonic(password: password)
         vaultIsCurrent = opened == phrase
         if !vaultIsCurrent {
@@ -316,7 +316,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
           // in the OS keyring): either may be the user's wallet, so it needs its own consent.
           let quickSetup =
             state.vaultMeta.flatMap {
-              try? DesktopVaultMeta(json: $0.withUnsafeBytes { Array($0) })
+              try? DesktopVaultMeta(json: $0)
             }?.userKnowsPassword == false
           conflicts.append(
             NodeConflict(
@@ -344,7 +344,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
         }
       }
       let storedMeta = state.vaultMeta.flatMap {
-        try? DesktopVaultMeta(json: $0.withUnsafeBytes { Array($0) })
+        try? DesktopVaultMeta(json: $0)
       }
       let metaIsCurrent =
         vaultIsCurrent
@@ -557,7 +557,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
           reason: .desktop(.publisherMap(.current(origins: origins, feeds: all.count))))
       ]
       let meta = state.vaultMeta.flatMap {
-        try? DesktopVaultMeta(json: $0.withUnsafeBytes { Array($0) })
+        try? DesktopVaultMeta(json: $0)
       }
       for feed in feeds {
         findings.append(try feedFinding(feed, profile, meta: meta, path: path))
@@ -614,7 +614,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     }
     let parsed: DesktopVault
     do {
-      parsed = try DesktopVault(json: bytes.withUnsafeBytes { Array($0) })
+      parsed = try DesktopVault(json: bytes)
     } catch {
       return [
         NodeFinding("vault", .mismatch, path: vaultPath, reason: .vaultUnreadable("\(error)"))
@@ -646,7 +646,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     }
     let meta: DesktopVaultMeta
     do {
-      meta = try DesktopVaultMeta(json: bytes.withUnsafeBytes { Array($0) })
+      meta = try DesktopVaultMeta(json: bytes)
     } catch {
       return [
         NodeFinding("vault-meta", .mismatch, path: path, reason: .vaultMetaUnreadable("\(error)"))

@@ -140,7 +140,7 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
       if let (bytes, mode) = state.config {
         let config: RadicleConfig
         do {
-          config = try RadicleConfig(json: bytes.withUnsafeBytes { Array($0) })
+          config = try RadicleConfig(json: bytes)
         } catch {
           throw .aliasNotSettable(path: configPath, reason: "\(error)")
         }
@@ -236,7 +236,7 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
   /// The alias config.json sets, when it is a config Radicle reads (nil: none, or no file).
   public func alias(_ state: State) -> String?? {
     guard let (bytes, _) = state.config,
-      let config = try? RadicleConfig(json: bytes.withUnsafeBytes { Array($0) })
+      let config = try? RadicleConfig(json: bytes)
     else { return nil }
     return .some(config.alias)
   }

@@ -25,7 +25,7 @@ struct DeriveVaultWallets {
     }
     do {
       return DeriveVaultWallets(
-        path: path, meta: try DesktopVaultMeta(json: bytes.withUnsafeBytes { Array($0) }))
+        path: path, meta: try DesktopVaultMeta(json: bytes))
     } catch {
       throw CLIError.failure("\(path): \(error)")
     }

@@ -58,7 +58,7 @@ struct KeystoreInspectCommand: ParsableCommand {
     }
     let keystore: Web3Keystore
     do {
-      keystore = try Web3Keystore(json: bytes.withUnsafeBytes { Array($0) })
+      keystore = try Web3Keystore(json: bytes)
     } catch {
       throw CLIError.failure("\(path): \(error)")
     }

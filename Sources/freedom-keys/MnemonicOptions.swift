@@ -156,9 +156,8 @@ struct MnemonicOptions {
 
   /// The parsed vault; a file that is not one is named in the message.
   private static func vault(_ json: SecureBytes, from source: SecretSource) throws -> DesktopVault {
-    let bytes = json.withUnsafeBytes { Array($0) }
     do {
-      return try DesktopVault(json: bytes)
+      return try DesktopVault(json: json)
     } catch {
       guard case .notAVault(let reason) = error else { throw error }
       throw CLIError.failure("\(source) is not a desktop Freedom identity vault: \(reason)")
