@@ -908,6 +908,9 @@ def concurrent_pairs(h, node, runs):
                 arguments = node.arguments(directory, force=force)
                 if node.name == "radicle":
                     arguments = node.arguments(directory, force=force, who=who)
+                if node.name == "freedom":
+                    # Emptied, the directory holds nothing of Freedom's: a new installation.
+                    arguments = arguments + ["--create"]
                 procs.append(subprocess.Popen(h.command(arguments, who), stdout=subprocess.PIPE,
                                               stderr=subprocess.PIPE))
             results = [(p.wait(), p.stdout.read().decode(), p.stderr.read().decode()) for p in procs]
