@@ -56,7 +56,7 @@ private func peakRSS(_ binary: String, _ arguments: [String]) -> (Int32, Int)? {
   // abandon × 23 art: the published 24-word test phrase.
   let words = (Array(repeating: "abandon", count: 23) + ["art"]).joined(separator: " ")
   let file = directory.appendingPathComponent("words.txt").path
-  FileManager.default.createFile(
+  _ = FileManager.default.createFile(
     atPath: file, contents: Data((words + "\n").utf8), attributes: [.posixPermissions: 0o600])
   // An address no candidate has: every run is stopped by --max-hours (0.1 s).
   let common = [

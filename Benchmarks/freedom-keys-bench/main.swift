@@ -238,7 +238,9 @@ if filter.map({ "whole process".contains($0) }) ?? true {
   report.wholeProcess = measureWholeProcess()
 }
 
-report.recoverMemory = measureRecoverMemory()
+if filter.map({ "recover memory: peak RSS against the parts".contains($0) }) ?? true {
+  report.recoverMemory = measureRecoverMemory()
+}
 report.peakRSSKiB = peakRSSKiB()
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
