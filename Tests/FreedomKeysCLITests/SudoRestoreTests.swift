@@ -9,15 +9,24 @@ import Testing
 struct SudoRestoreTests {
   static let user: uid_t = 65534
 
-  /// Runs `freedom-keys arguments…` as `user` (setpriv, as sudo's user would run it).
-  func runAsUser(_ arguments: [String]) throws -> CLIRun {
+  /// Runs `freedom-keys arguments…` as `user` (setpriv, as sudo's user would run it), from a
+  /// copy of the binary in `fixture` (the build may lie in a home other users cannot enter).
+  func runAsUser(in fixture: ExportFixture, _ arguments: [String]) throws -> CLIRun {
     guard let setpriv = executable("setpriv") else {
       try Test.cancel("setpriv (util-linux) is not installed")
     }
-    let group = "\(Self.user)"
+    let binary = fixture.path("bin/freedom-keys")
+    if !FileManager.default.fileExists(atPath: binary) {
+      try FileManager.default.createDirectory(
+        atPath: fixture.path("bin"), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: CLI.executable.path, toPath: binary)
+      #expect(chmod(fixture.path("bin"), 0o755) == 0)
+      #expect(chmod(binary, 0o755) == 0)
+    }
+    let id = "\(Self.user)"
     return try CLI.run(
-      ["--reuid", group, "--regid", group, "--clear-groups", "--", CLI.executable.path]
-        + arguments, executable: setpriv)
+      ["--reuid", id, "--regid", id, "--clear-groups", "--", binary] + arguments,
+      executable: setpriv)
   }
 
   @Test func theUserVerifiesAndReplacesWhatRootRestored() throws {
@@ -56,16 +65,20 @@ struct SudoRestoreTests {
     }
 
     // The user checks it with the vault as the mnemonic's source, and a dry run plans nothing.
-    let verify = try runAsUser([
-      "verify", "--freedom-dir", userData, "--vault-password-file", password,
-    ])
+    let verify = try runAsUser(
+      in: fixture,
+      [
+        "verify", "--freedom-dir", userData, "--vault-password-file", password,
+      ])
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     #expect(verify.stdout.contains("ant-data               match"))
     let vault = userData + "/identity/identity-vault.json"
-    let dryRun = try runAsUser([
-      "export", "freedom", "--freedom-dir", userData, "--vault-file", vault,
-      "--vault-password-file", password, "--dry-run",
-    ])
+    let dryRun = try runAsUser(
+      in: fixture,
+      [
+        "export", "freedom", "--freedom-dir", userData, "--vault-file", vault,
+        "--vault-password-file", password, "--dry-run",
+      ])
     #expect(dryRun.status == 0, "\(dryRun.stderr)")
     #expect(
       dryRun.stdout.hasPrefix("Dry run, nothing was written; the export would change nothing:"))
@@ -74,10 +87,12 @@ struct SudoRestoreTests {
     let mnemonic = try fixture.file("other-mnemonic", Golden.otherMnemonic + "\n")
     #expect(chown(mnemonic, Self.user, Self.user) == 0)
     #expect(chmod(mnemonic, 0o600) == 0)
-    let replaced = try runAsUser([
-      "export", "freedom", "--freedom-dir", userData, "--mnemonic-file", mnemonic,
-      "--vault-password-file", password, "--force", "--replace-vault",
-    ])
+    let replaced = try runAsUser(
+      in: fixture,
+      [
+        "export", "freedom", "--freedom-dir", userData, "--mnemonic-file", mnemonic,
+        "--vault-password-file", password, "--force", "--replace-vault",
+      ])
     #expect(replaced.status == 0, "\(replaced.stderr)")
     let backups = tree(userData + "/.freedom-keys.replaced")
     #expect(backups.contains { $0.hasSuffix("ant-data/keys/swarm.key") }, "\(backups)")
