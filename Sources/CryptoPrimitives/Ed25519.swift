@@ -35,6 +35,20 @@ public enum Ed25519 {
     }
   }
 
+  /// The 32-byte public key of the 32-byte seed at `seed`, written to `publicKey`, with no
+  /// allocation (the recovery search's inner loop); libsodium's secret key is wiped.
+  package static func publicKey(seed: UnsafeRawPointer, into publicKey: UnsafeMutableRawPointer) {
+    _ = Sodium.ready
+    withUnsafeTemporaryAllocation(
+      byteCount: Int(crypto_sign_ed25519_SECRETKEYBYTES), alignment: 16
+    ) { secretKey in
+      _ = crypto_sign_ed25519_seed_keypair(
+        publicKey.assumingMemoryBound(to: UInt8.self), secretKey.bytePointer,
+        seed.assumingMemoryBound(to: UInt8.self))
+      sodium_memzero(secretKey.baseAddress!, secretKey.count)
+    }
+  }
+
   /// An Ed25519 public key.
   public struct PublicKey: Sendable, Equatable {
     /// The byte length of a public key.

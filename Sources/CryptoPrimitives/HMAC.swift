@@ -1,3 +1,4 @@
+internal import COpenSSL
 internal import CSodium
 
 #if canImport(FoundationEssentials)
@@ -75,6 +76,100 @@ public enum HMACSHA512 {
     -> SecureBytes
   {
     SodiumHMACSHA512.authenticate(key: key, message: message)
+  }
+}
+
+extension HMACSHA512 {
+  /// The byte length of a key's pad states: the SHA-512 chaining states after K ⊕ ipad and
+  /// after K ⊕ opad, 64 bytes each.
+  package static let padsByteCount = 128
+  /// The longest message `authenticate(_:pads:into:)` takes: what one padded block holds.
+  package static let maxOneBlockMessageByteCount = 111
+
+  /// Keys an HMAC once for many short messages (a BIP-32 parent's children, every seed under
+  /// "Bitcoin seed"): writes `key`'s pad states to `pads`. The compressions are OpenSSL's
+  /// (assembly, about twice as fast as libsodium's portable C); the working block is wiped.
+  package static func preparePads(key: UnsafeRawBufferPointer, into pads: UnsafeMutableRawPointer) {
+    typealias H = OpenSSLSHA512
+    withWorkspace { context, block in
+      if key.count > H.blockByteCount {
+        H.hash(key, into: block)
+      } else if key.count > 0 {
+        block.copyMemory(from: key.baseAddress!, byteCount: key.count)
+      }
+      for (half, byte) in [(0, UInt8(0x36)), (H.digestByteCount, UInt8(0x5c))] {
+        for i in 0..<H.blockByteCount {
+          block.storeBytes(
+            of: block.load(fromByteOffset: i, as: UInt8.self) ^ byte, toByteOffset: i,
+            as: UInt8.self)
+        }
+        H.initialize(context)
+        H.compress(context, block)
+        (pads + half).copyMemory(
+          from: UnsafeRawPointer(context) + H.stateOffset, byteCount: H.digestByteCount)
+        for i in 0..<H.blockByteCount {
+          block.storeBytes(
+            of: block.load(fromByteOffset: i, as: UInt8.self) ^ byte, toByteOffset: i,
+            as: UInt8.self)
+        }
+      }
+    }
+  }
+
+  /// HMAC-SHA512 of a message of at most `maxOneBlockMessageByteCount` bytes under the key
+  /// whose `pads` `preparePads` wrote: two compressions, the 64-byte tag written to `tag`.
+  package static func authenticate(
+    _ message: UnsafeRawBufferPointer, pads: UnsafeRawPointer, into tag: UnsafeMutableRawPointer
+  ) {
+    typealias H = OpenSSLSHA512
+    precondition(message.count <= maxOneBlockMessageByteCount, "the message exceeds one block")
+    withWorkspace { context, block in
+      // Inner: (K ⊕ ipad) is already compressed, so the message is the one block left.
+      if message.count > 0 {
+        block.copyMemory(from: message.baseAddress!, byteCount: message.count)
+      }
+      compressLast(context, block, state: pads, length: message.count, into: block)
+      // Outer: the inner digest (now at the start of `block`), padded, after (K ⊕ opad).
+      compressLast(
+        context, block, state: pads + H.digestByteCount, length: H.digestByteCount, into: tag)
+    }
+  }
+
+  /// Pads the `length` message bytes at the start of `block` as the second block of a hash
+  /// whose first block left `state`, compresses it, and writes the digest to `digest` (which may
+  /// be `block`).
+  private static func compressLast(
+    _ context: UnsafeMutablePointer<SHA512_CTX>, _ block: UnsafeMutableRawPointer,
+    state: UnsafeRawPointer, length: Int, into digest: UnsafeMutableRawPointer
+  ) {
+    typealias H = OpenSSLSHA512
+    (block + length).initializeMemory(
+      as: UInt8.self, repeating: 0, count: H.blockByteCount - length)
+    block.storeBytes(of: 0x80, toByteOffset: length, as: UInt8.self)
+    let bits = UInt64(H.blockByteCount + length) * 8
+    block.storeBytes(of: bits.bigEndian, toByteOffset: H.blockByteCount - 8, as: UInt64.self)
+    let words = UnsafeMutableRawPointer(context) + H.stateOffset
+    words.copyMemory(from: state, byteCount: H.digestByteCount)
+    H.compress(context, block)
+    for i in 0..<(H.digestByteCount / 8) {
+      let word = words.load(fromByteOffset: 8 * i, as: UInt64.self)
+      digest.storeBytes(of: word.bigEndian, toByteOffset: 8 * i, as: UInt64.self)
+    }
+  }
+
+  /// A SHA-512 context and a one-block buffer on the stack, zeroed, wiped after `body`.
+  private static func withWorkspace(
+    _ body: (UnsafeMutablePointer<SHA512_CTX>, UnsafeMutableRawPointer) -> Void
+  ) {
+    let contextBytes = (MemoryLayout<SHA512_CTX>.stride + 63) & ~63
+    withUnsafeTemporaryAllocation(
+      byteCount: contextBytes + OpenSSLSHA512.blockByteCount, alignment: 64
+    ) { buffer in
+      let base = buffer.baseAddress!
+      base.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
+      defer { sodium_memzero(base, buffer.count) }
+      body(base.bindMemory(to: SHA512_CTX.self, capacity: 1), base + contextBytes)
+    }
   }
 }
 

@@ -17,9 +17,17 @@ public enum Keccak256 {
     return Array(data).withUnsafeBytes { hash($0) }
   }
 
-  /// The sponge over a state, a scratch and a padded last block on the stack, wiped afterwards
-  /// (a keystore MAC absorbs key bytes).
   static func hash(_ data: UnsafeRawBufferPointer) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: byteCount) { out, initialized in
+      hash(data, into: UnsafeMutableRawPointer(out.baseAddress!))
+      initialized = byteCount
+    }
+  }
+
+  /// The digest of `data` written to the `byteCount` bytes at `digest`, with no allocation:
+  /// the sponge runs over a state, a scratch and a padded last block on the stack, wiped
+  /// afterwards (a keystore MAC absorbs key bytes).
+  package static func hash(_ data: UnsafeRawBufferPointer, into digest: UnsafeMutableRawPointer) {
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 25 + 25 + 5 + rate / 8) { buffer in
       let base = buffer.baseAddress!
       base.initialize(repeating: 0, count: buffer.count)
@@ -38,13 +46,9 @@ public enum Keccak256 {
       let last = lastBlock.load(fromByteOffset: rate - 1, as: UInt8.self)
       lastBlock.storeBytes(of: last | 0x80, toByteOffset: rate - 1, as: UInt8.self)
       absorb(UnsafeRawPointer(lastBlock), into: state, scratch)
-      var out = [UInt8](repeating: 0, count: byteCount)
-      out.withUnsafeMutableBytes { out in
-        for lane in 0..<4 {
-          out.storeBytes(of: state[lane].littleEndian, toByteOffset: 8 * lane, as: UInt64.self)
-        }
+      for lane in 0..<4 {
+        digest.storeBytes(of: state[lane].littleEndian, toByteOffset: 8 * lane, as: UInt64.self)
       }
-      return out
     }
   }
 

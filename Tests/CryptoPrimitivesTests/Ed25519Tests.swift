@@ -21,6 +21,13 @@ import Testing
     let key = try Ed25519.PrivateKey(rawRepresentation: SecureBytes(bytes(seed)))
     #expect(Hex.encode(key.publicKey.rawRepresentation) == publicKey, "\(name)")
     #expect(key.rawRepresentation.revealHex() == seed, "\(name)")
+    var raw = [UInt8](repeating: 0, count: Ed25519.PublicKey.byteCount)
+    raw.withUnsafeMutableBytes { out in
+      bytes(seed).withUnsafeBytes {
+        Ed25519.publicKey(seed: $0.baseAddress!, into: out.baseAddress!)
+      }
+    }
+    #expect(Hex.encode(raw) == publicKey, "\(name), without allocation")
   }
 
   @Test func rejectsWrongSeedLength() {

@@ -75,4 +75,67 @@ import Testing
       key: SecureBytes(utf8: "Jefe"), message: utf8("what do ya want for nothing?"))
     #expect(tag.revealHex() == Self.cases[1].sha512)
   }
+
+  /// The kept-pads form (one block of message) gives RFC 4231's tags for cases 1–6, whose data
+  /// fit one block; case 6's 131-byte key is hashed first.
+  @Test(arguments: cases.filter { $0.data.count <= HMACSHA512.maxOneBlockMessageByteCount })
+  func hmacSHA512WithPads(_ c: Case) {
+    let tag = Self.tagWithPads(key: c.key, message: c.data)
+    #expect(Hex.encode(tag.prefix(c.truncatedTo ?? tag.count)) == c.sha512)
+  }
+
+  /// Every message length one block holds, under keys shorter than, as long as and longer
+  /// than a block, against libsodium's HMAC: the padding of the inner and outer blocks.
+  @Test(arguments: [0, 12, 32, 128, 129])
+  func padsAgreeWithLibsodium(keyLength: Int) {
+    let key = counting(keyLength).map { $0 ^ 0x5a }
+    for length in 0...HMACSHA512.maxOneBlockMessageByteCount {
+      let message = counting(length)
+      let expected = HMACSHA512.authenticate(key: key, message: message).revealHex()
+      #expect(
+        Hex.encode(Self.tagWithPads(key: key, message: message)) == expected,
+        "key \(keyLength) bytes, message \(length) bytes")
+    }
+  }
+
+  /// One set of pads serves many messages: the state they hold is not consumed.
+  @Test func padsAreReusable() {
+    let key = counting(32)
+    var pads = [UInt8](repeating: 0, count: HMACSHA512.padsByteCount)
+    pads.withUnsafeMutableBytes { out in
+      key.withUnsafeBytes { HMACSHA512.preparePads(key: $0, into: out.baseAddress!) }
+    }
+    for length in [37, 0, 64, 37] {
+      let message = counting(length)
+      var tag = [UInt8](repeating: 0, count: HMACSHA512.byteCount)
+      tag.withUnsafeMutableBytes { tag in
+        pads.withUnsafeBytes { pads in
+          message.withUnsafeBytes {
+            HMACSHA512.authenticate($0, pads: pads.baseAddress!, into: tag.baseAddress!)
+          }
+        }
+      }
+      #expect(tag == Self.libsodiumTag(key: key, message: message), "message \(length) bytes")
+    }
+  }
+
+  private static func tagWithPads(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    var pads = [UInt8](repeating: 0, count: HMACSHA512.padsByteCount)
+    var tag = [UInt8](repeating: 0, count: HMACSHA512.byteCount)
+    pads.withUnsafeMutableBytes { out in
+      key.withUnsafeBytes { HMACSHA512.preparePads(key: $0, into: out.baseAddress!) }
+    }
+    tag.withUnsafeMutableBytes { tag in
+      pads.withUnsafeBytes { pads in
+        message.withUnsafeBytes {
+          HMACSHA512.authenticate($0, pads: pads.baseAddress!, into: tag.baseAddress!)
+        }
+      }
+    }
+    return tag
+  }
+
+  private static func libsodiumTag(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    bytes(HMACSHA512.authenticate(key: key, message: message).revealHex())
+  }
 }

@@ -19,6 +19,19 @@ import Testing
         == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
   }
 
+  /// The allocation-free form (OpenSSL's) agrees with the libsodium one on every length up
+  /// to three blocks, across the padding boundaries at 55/56 and 119/120 bytes.
+  @Test func sha256IntoAgrees() {
+    for length in 0...192 {
+      let message = counting(length)
+      var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
+      digest.withUnsafeMutableBytes { out in
+        message.withUnsafeBytes { SHA256.hash($0, into: out.baseAddress!) }
+      }
+      #expect(digest == SHA256.hash(message), "\(length) bytes")
+    }
+  }
+
   @Test func sha256TwoBlocks() {
     #expect(
       Hex.encode(SHA256.hash(utf8(Self.twoBlock256)))
