@@ -310,8 +310,8 @@ package final class PhraseRecovery: Sendable {
     let batchSize = max(1, PBKDF2SHA512Batch.preferredBatchSize)
     let matcher = targets.isEmpty ? nil : TargetMatcher(targets: targets)
     let entropyBytes = (length * 11 - length / 3) / 8
-    // indices, digits, the batch's candidates, entropy: all in one wiped buffer.
-    let scratchBytes = 2 * length * (2 + batchSize) + 32
+    // indices, digits, the batch's candidates, entropy and its SHA-256: all in one wiped buffer.
+    let scratchBytes = 2 * length * (2 + batchSize) + 64
     _ = SecureBytes(count: scratchBytes) { scratch in
       let words = scratch.baseAddress!.bindMemory(
         to: UInt16.self, capacity: length * (2 + batchSize))
@@ -461,10 +461,10 @@ package final class PhraseRecovery: Sendable {
         accumulator &= (1 << UInt32(bits)) - 1
       }
     }
-    var digest = SHA256.hash(UnsafeRawBufferPointer(start: entropy, count: entropyBytes))
-    let first = digest[0]
-    for index in digest.indices { digest[index] = 0 }
-    return UInt32(first >> UInt8(8 - bits)) == accumulator
+    // The digest follows the entropy in the scratch, which keeps 64 bytes for the two.
+    let digest = entropy + entropyBytes
+    SHA256.hash(UnsafeRawBufferPointer(start: entropy, count: entropyBytes), into: digest)
+    return UInt32(digest.load(as: UInt8.self) >> UInt8(8 - bits)) == accumulator
   }
 
   /// Whether an earlier part that overlaps `part` holds the candidate (it was searched there).

@@ -17,7 +17,10 @@ import VaultKeys
 /// work first, and the first match ends the seed.
 ///
 /// Each node's key and chain code live in one wiped scratch buffer per batch of seeds; the
-/// per-node steps run in place through libsecp256k1 and libsodium with no key objects.
+/// per-node steps run in place through libsecp256k1, libsodium and OpenSSL's SHA-512 with no
+/// key objects and no allocation. A parent's HMAC key (its chain code) is keyed once and its
+/// pad states kept for every child, and the masters' keys ("Bitcoin seed", "ed25519 seed") are
+/// keyed once per matcher, so each HMAC costs two SHA-512 compressions.
 /// One per worker thread: it counts its work in `stats` and shares nothing.
 package final class TargetMatcher {
   /// What the matcher computed: per seed, or in total.
@@ -76,16 +79,33 @@ package final class TargetMatcher {
   private static let derived: UInt8 = 1
   private static let valid: UInt8 = 2
   private static let hasPublicKey: UInt8 = 4
+  private static let hasPads: UInt8 = 8
   /// Per node in the scratch: key ‖ chain code (64), compressed public key (33, at 64),
-  /// point X ‖ Y (64, at 128).
-  private static let stride = 192
+  /// point X ‖ Y or the Ed25519 public key (64, at 128), the pad states of the chain code as
+  /// its children's HMAC key (128, at 192).
+  private static let stride = 320
   private static let keyBytes = 32
   private static let compressedOffset = 64
   private static let pointOffset = 128
-  /// After the nodes: a child's HMAC message, 0x00 ‖ k or serP(K), then ser32(i).
+  private static let padsOffset = 192
+  /// After the nodes: a child's HMAC message, 0x00 ‖ k or serP(K), then ser32(i) (37 bytes,
+  /// at 0); the HMAC's tag (64, at 48); a Keccak-256 digest (32, at 112).
   private static let messageBytes = 37
-  private static let secp256k1Seed = Array("Bitcoin seed".utf8)
-  private static let ed25519Seed = Array("ed25519 seed".utf8)
+  private static let tagOffset = 48
+  private static let digestOffset = 112
+  private static let workBytes = 144
+  /// The pad states of the masters' public HMAC keys, "Bitcoin seed" and "ed25519 seed".
+  private static let secp256k1MasterPads = masterPads("Bitcoin seed")
+  private static let ed25519MasterPads = masterPads("ed25519 seed")
+
+  private static func masterPads(_ key: String) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: HMACSHA512.padsByteCount) { pads, count in
+      Array(key.utf8).withUnsafeBytes {
+        HMACSHA512.preparePads(key: $0, into: UnsafeMutableRawPointer(pads.baseAddress!))
+      }
+      count = HMACSHA512.padsByteCount
+    }
+  }
 
   package init(targets: [RecoveryTarget]) {
     self.targets = targets
@@ -178,7 +198,7 @@ package final class TargetMatcher {
   package func firstMatch(in seeds: [SecureBytes]) -> (index: Int, label: String)? {
     guard !plan.isEmpty, !seeds.isEmpty else { return nil }
     var result: (index: Int, label: String)?
-    _ = SecureBytes(count: nodes.count * Self.stride + Self.messageBytes) { scratch in
+    _ = SecureBytes(count: nodes.count * Self.stride + Self.workBytes) { scratch in
       let base = scratch.baseAddress!
       for (index, seed) in seeds.enumerated() {
         if let label = match(seed: seed, scratch: base) {
@@ -198,22 +218,27 @@ package final class TargetMatcher {
       let slot = scratch + entry.node * Self.stride
       if nodes[entry.node].curve == .ed25519 {
         stats.ed25519Keys += 1
-        let key = SecureBytes(UnsafeRawBufferPointer(start: slot, count: Self.keyBytes))
-        // Always 32 bytes, the only thing the initializer checks.
-        let publicKey = try! Ed25519.PrivateKey(rawRepresentation: key).publicKey
-        for target in entry.targets
-        where targets[target].value == .ed25519(publicKey.rawRepresentation) {
-          return targets[target].label(for: entry.identity)
+        let publicKey = slot + Self.pointOffset
+        Ed25519.publicKey(seed: slot, into: publicKey)
+        for target in entry.targets {
+          if case .ed25519(let raw) = targets[target].value,
+            Self.equal(raw, UnsafeRawBufferPointer(start: publicKey, count: raw.count))
+          {
+            return targets[target].label(for: entry.identity)
+          }
         }
         continue
       }
       publicKey(entry.node, scratch)
-      let digest = Keccak256.hash(
-        UnsafeRawBufferPointer(start: slot + Self.pointOffset, count: 64))
-      let address = digest[(digest.count - EthereumAddress.byteCount)...]
+      let digest = scratch + nodes.count * Self.stride + Self.digestOffset
+      Keccak256.hash(
+        UnsafeRawBufferPointer(start: slot + Self.pointOffset, count: 64), into: digest)
+      let address = UnsafeRawBufferPointer(
+        start: digest + Keccak256.byteCount - EthereumAddress.byteCount,
+        count: EthereumAddress.byteCount)
       for target in entry.targets {
         switch targets[target].value {
-        case .address(let raw) where raw.elementsEqual(address):
+        case .address(let raw) where Self.equal(raw, address):
           return targets[target].label(for: entry.identity)
         case .overlay(let raw, let networkID, let nonce):
           if let address = try? EthereumAddress(rawRepresentation: Array(address)),
@@ -240,9 +265,12 @@ package final class TargetMatcher {
     let curve = nodes[node].curve
     guard let parent = nodes[node].parent, let component = nodes[node].component else {
       stats.hmacs += 1
-      let output = HMACSHA512.authenticate(
-        key: curve == .secp256k1 ? Self.secp256k1Seed : Self.ed25519Seed, message: seed)
-      output.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: 64) }
+      let pads = curve == .secp256k1 ? Self.secp256k1MasterPads : Self.ed25519MasterPads
+      pads.withUnsafeBytes { pads in
+        seed.withUnsafeBytes {
+          HMACSHA512.authenticate($0, pads: pads.baseAddress!, into: slot)
+        }
+      }
       if curve == .secp256k1, !Secp256k1.isValidPrivateKey(slot) { return false }
       flags[node] |= Self.valid
       return true
@@ -250,6 +278,7 @@ package final class TargetMatcher {
     guard derive(parent, seed, scratch) else { return false }
     let parentSlot = scratch + parent * Self.stride
     let message = scratch + nodes.count * Self.stride
+    let tag = message + Self.tagOffset
     if component.isHardened {
       message.storeBytes(of: 0, as: UInt8.self)
       (message + 1).copyMemory(from: parentSlot, byteCount: Self.keyBytes)
@@ -260,25 +289,30 @@ package final class TargetMatcher {
       )
     }
     message.storeBytes(of: component.rawIndex.bigEndian, toByteOffset: 33, as: UInt32.self)
-    let chainCode = UnsafeRawBufferPointer(start: parentSlot + Self.keyBytes, count: 32)
-    let input = UnsafeRawBufferPointer(start: message, count: Self.messageBytes)
+    if flags[parent] & Self.hasPads == 0 {
+      flags[parent] |= Self.hasPads
+      HMACSHA512.preparePads(
+        key: UnsafeRawBufferPointer(start: parentSlot + Self.keyBytes, count: 32),
+        into: parentSlot + Self.padsOffset)
+    }
     stats.hmacs += 1
-    let output = HMACSHA512.authenticate(key: chainCode, message: input)
-    if curve == .ed25519 {
-      output.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: 64) }
-    } else {
+    HMACSHA512.authenticate(
+      UnsafeRawBufferPointer(start: message, count: Self.messageBytes),
+      pads: parentSlot + Self.padsOffset, into: curve == .ed25519 ? slot : tag)
+    if curve == .secp256k1 {
       // k_child = IL + k_parent; libsecp256k1 rejects IL ≥ n and a zero sum, the two cases
       // BIP-32 declares invalid.
       slot.copyMemory(from: parentSlot, byteCount: Self.keyBytes)
-      let ok = output.withUnsafeBytes { bytes in
-        (slot + Self.keyBytes).copyMemory(
-          from: bytes.baseAddress! + Self.keyBytes, byteCount: Self.keyBytes)
-        return Secp256k1.addTweak(bytes.baseAddress!, toPrivateKey: slot)
-      }
-      guard ok else { return false }
+      (slot + Self.keyBytes).copyMemory(from: tag + Self.keyBytes, byteCount: Self.keyBytes)
+      guard Secp256k1.addTweak(tag, toPrivateKey: slot) else { return false }
     }
     flags[node] |= Self.valid
     return true
+  }
+
+  /// Whether `expected` holds exactly the bytes at `actual` (public data, so not constant-time).
+  private static func equal(_ expected: [UInt8], _ actual: UnsafeRawBufferPointer) -> Bool {
+    expected.elementsEqual(actual)
   }
 
   /// Computes the public key of a derived, valid secp256k1 node once.

@@ -447,8 +447,11 @@ struct RecoverCommand: ParsableCommand {
 
     // The first line names the seed engine and what a candidate costs (targets only: a
     // search without one counts the checksum-valid phrases and derives nothing).
+    // Measured once: every phase has the same targets and passphrases, so the same cost.
+    var secondsPerCandidate: Double?
     if let recovery = phases.first?.recovery, !recovery.targets.isEmpty {
-      let (_, work, fewest) = recovery.measureCandidates()
+      let (seconds, work, fewest) = recovery.measureCandidates()
+      secondsPerCandidate = seconds
       Output.standardError(Self.engineLine(work: work, fewest: fewest))
     }
     resumingNote(first: first, of: phases.count)
@@ -475,7 +478,8 @@ struct RecoverCommand: ParsableCommand {
       let (label, recovery) = phases[index]
       let phase = automatic ? (index + 1, phases.count, label) : nil
       let outcome = try search(
-        recovery, resumed: index == first ? resumed : nil, phase: phase, deadline: deadline)
+        recovery, resumed: index == first ? resumed : nil, phase: phase, deadline: deadline,
+        secondsPerCandidate: secondsPerCandidate)
       if outcome.found == nil, outcome.isComplete, index + 1 < phases.count {
         // Exhausted: the next phase, if there is time for it.
         Output.standardError(
@@ -506,7 +510,7 @@ struct RecoverCommand: ParsableCommand {
   /// Runs one search (one phase) to its end, a match, Ctrl-C or the deadline.
   private func search(
     _ recovery: PhraseRecovery, resumed: RecoveryProgress?, phase: (Int, Int, String)?,
-    deadline: UInt64?
+    deadline: UInt64?, secondsPerCandidate: Double?
   ) throws -> PhraseRecovery.Outcome {
     let candidates = UInt64(recovery.range.count)
     if let (index, count, label) = phase {
@@ -521,7 +525,9 @@ struct RecoverCommand: ParsableCommand {
       }
       throw CLIError.interrupted("interrupted while counting, before the search started")
     }
-    announce(recovery, candidates: candidates, valid: valid, resumed: resumed)
+    announce(
+      recovery, candidates: candidates, valid: valid, resumed: resumed,
+      secondsPerCandidate: secondsPerCandidate)
     // On a terminal one line is redrawn every second; elsewhere (nohup, a batch job's log) a
     // line is appended every 30 s, so the log shows the search is alive and how far it got.
     let onTerminal = isatty(STDERR_FILENO) == 1
@@ -579,7 +585,7 @@ struct RecoverCommand: ParsableCommand {
   /// "searching 4,194,304 candidates (262,144 pass the checksum) …; about 90 s on 2 threads".
   private func announce(
     _ recovery: PhraseRecovery, candidates: UInt64, valid: (value: Double, exact: Bool),
-    resumed: RecoveryProgress?
+    resumed: RecoveryProgress?, secondsPerCandidate: Double?
   ) {
     let search = recovery.search
     var line =
@@ -593,8 +599,7 @@ struct RecoverCommand: ParsableCommand {
     if shardCount > 1 { line += " (shard \(shardIndex)/\(shardCount))" }
     line +=
       ", \(valid.exact ? "" : "about ")\(Self.grouped(UInt64(valid.value.rounded()))) pass the checksum"
-    if !recovery.targets.isEmpty {
-      let (perCandidate, _, _) = recovery.measureCandidates()
+    if let perCandidate = secondsPerCandidate {
       let parallel = Double(min(threadCount, ProcessInfo.processInfo.activeProcessorCount))
       var seconds = valid.value * perCandidate / parallel
       if let resumed, candidates > 0 {
