@@ -150,8 +150,8 @@ struct RecoverCommand: ParsableCommand {
   let printsJSON: Bool
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    input = try MnemonicOptions(arguments)
     damagePath = arguments.value(Self.damageFile)
+    input = try MnemonicOptions(arguments, phraseReadElsewhere: damagePath != nil)
     candidatesPath = arguments.value(Self.passphraseCandidates)
     passphraseTypoCount = try arguments.integer(Self.passphraseTypos, in: 1...3)
     if damagePath != nil, arguments.value(MnemonicOptions.mnemonicFile) != nil {

@@ -331,4 +331,31 @@ struct RecoverDamageTests {
     #expect(run.stdout.isEmpty)
     #expect(run.stderr == "freedom-keys: error: \(message)\n")
   }
+
+  /// The damage file holds the phrase, so the passphrase may come on standard input; two
+  /// inputs on standard input are still refused.
+  @Test func aDamageFileLeavesStandardInputToThePassphrase() throws {
+    let directory = try TemporaryDirectory()
+    // One line per position.
+    let file = try directory.file(
+      "damage.txt", Self.truth.split(separator: " ").joined(separator: "\n") + "\n")
+    let address = try Self.swarm(Self.truth, passphrase: Self.passphrase)
+    let run = try CLI.run(
+      [
+        "recover", "--damage-file", file, "--passphrase-file", "-", "--address", address,
+        "--typos", "0", "--threads", "2",
+      ], stdin: Self.passphrase)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.hasPrefix("the phrase was right as remembered\nmatched swarm.address\n"),
+      "\(run.stdout)")
+    #expect(!run.stderr.contains(Self.passphrase))
+    let both = try CLI.run(
+      ["recover", "--damage-file", "-", "--passphrase-file", "-", "--address", address],
+      stdin: Self.truth)
+    #expect(both.status == 2)
+    #expect(
+      both.stderr.hasPrefix(
+        "freedom-keys: error: only one of the files given can be standard input ('-')"))
+  }
 }
