@@ -38,9 +38,7 @@ package struct PassphraseSet: Sendable {
   static let maximumByteCount = 1 << 28
   /// The characters `typos` inserts and substitutes besides the passphrase's own: printable
   /// ASCII, space to tilde.
-  package static let printableASCII: [Unicode.Scalar] = (0x20...0x7E).map {
-    Unicode.Scalar(UInt8($0))
-  }
+  package static let printableASCII: ClosedRange<UInt8> = 0x20...0x7E
 
   /// The number of passphrases.
   package var count: Int { offsets.count - 1 }
@@ -57,9 +55,7 @@ package struct PassphraseSet: Sendable {
   /// The lines of a candidates file (UTF-8): each line one passphrase, an empty line the empty
   /// passphrase; "\n" or "\r\n" ends a line, and the last line ending adds no line.
   package init(candidates file: SecureBytes) throws(RecoveryError) {
-    guard file.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) != nil else {
-      throw .invalidUTF8
-    }
+    guard file.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
     var ranges: [Range<Int>] = []
     file.withUnsafeBytes { raw in
       var start = 0
@@ -78,7 +74,8 @@ package struct PassphraseSet: Sendable {
     var decomposed: [Int: SecureBytes] = [:]
     file.withUnsafeBytes { raw in
       for (line, range) in ranges.enumerated() where raw[range].contains(where: { $0 >= 0x80 }) {
-        decomposed[line] = Mnemonic.compatibilityDecomposed(file[range])
+        // Valid UTF-8, checked above.
+        decomposed[line] = NFKD.normalize(utf8: UnsafeRawBufferPointer(rebasing: raw[range]))!
       }
     }
     var normalized: [Range<Int>] = []
@@ -113,73 +110,84 @@ package struct PassphraseSet: Sendable {
   /// the passphrase's own or printable ASCII. The remembered passphrase comes first, then those
   /// one edit away, and so on.
   package init(remembered passphrase: SecureBytes, edits: Int) throws(RecoveryError) {
-    let decomposed = Mnemonic.compatibilityDecomposed(passphrase)
-    guard
-      let text = decomposed.withUnsafeBytes({ String(validating: $0, as: UTF8.self) })
-    else { throw .invalidUTF8 }
-    var alphabet = Self.printableASCII
-    for scalar in text.unicodeScalars where !alphabet.contains(scalar) { alphabet.append(scalar) }
-    let width = alphabet.map { UTF8.width($0) }.max() ?? 1
+    guard let decomposed = passphrase.withUnsafeBytes({ NFKD.normalize(utf8: $0) }) else {
+      throw .invalidUTF8
+    }
     let edits = max(0, edits)
-    // Count first: how many strings the edits make and their bytes, before any is made.
-    var raw = 1
-    var byteBound = decomposed.count
-    var byLength = [text.unicodeScalars.count: 1]
-    for _ in 0..<edits {
-      var next: [Int: Int] = [:]
-      for (length, count) in byLength {
-        // Deletions; exchanges and replacements; insertions.
-        let ways = [
-          (length - 1, length), (length, max(0, length - 1) + length * (alphabet.count - 1)),
-          (length + 1, (length + 1) * alphabet.count),
-        ]
-        for (newLength, ways) in ways where newLength >= 0 && ways > 0 {
-          let (product, overflow) = count.multipliedReportingOverflow(by: ways)
-          guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount
-          else { throw .tooManyPassphrases(UInt64(Self.maximumCount) + 1) }
-          next[newLength, default: 0] += product
-          raw += product
-          byteBound += product * newLength * width
-          guard byteBound <= Self.maximumByteCount else {
-            throw .tooManyPassphrases(UInt64(raw))
-          }
-        }
-      }
-      byLength = next
-    }
-    // Every variant, level by level, into one wiped buffer.
+    // Valid UTF-8: NFKD made it.
+    let length = decomposed.withUnsafeBytes { ScalarBuffer.scalarCount(inUTF8: $0) }!
+    var failure: RecoveryError?
     var ranges = [0..<decomposed.count]
-    ranges.reserveCapacity(raw)
-    let arena = SecureBytes(count: byteBound) { target in
-      decomposed.withUnsafeBytes {
-        UnsafeMutableRawBufferPointer(rebasing: target[0..<$0.count]).copyMemory(from: $0)
+    var arena = SecureBytes(count: 0) { _ in }
+    // The alphabet holds the passphrase's own characters: it lives in wiped memory too.
+    ScalarBuffer.withWiped(capacity: Self.printableASCII.count + length) { alphabet in
+      for byte in Self.printableASCII { alphabet.append(Unicode.Scalar(byte)) }
+      // Valid UTF-8: NFKD made it.
+      _ = decomposed.withUnsafeBytes { raw in
+        ScalarBuffer.forEachScalar(inUTF8: raw) { scalar in
+          if !alphabet.contains(scalar) { alphabet.append(scalar) }
+        }
       }
-      var cursor = decomposed.count
-      var level = 0..<1
-      var scalars: [Unicode.Scalar] = []
-      defer { for index in scalars.indices { scalars[index] = " " } }
+      var width = 1
+      for index in 0..<alphabet.count { width = max(width, UTF8.width(alphabet[index])) }
+      // Count first: how many strings the edits make and their bytes, before any is made.
+      var raw = 1
+      var byteBound = decomposed.count
+      var byLength = [length: 1]
       for _ in 0..<edits {
-        let start = ranges.count
-        for variant in level {
-          scalars.removeAll(keepingCapacity: true)
-          let source = UnsafeRawBufferPointer(rebasing: target[ranges[variant]])
-          for scalar in String(decoding: source, as: UTF8.self).unicodeScalars {
-            scalars.append(scalar)
-          }
-          Self.forEachEdit(of: scalars, alphabet: alphabet) { edited in
-            let begin = cursor
-            for scalar in edited {
-              for unit in UTF8.encode(scalar)! {
-                target[cursor] = unit
-                cursor += 1
-              }
+        var next: [Int: Int] = [:]
+        for (length, count) in byLength {
+          // Deletions; exchanges and replacements; insertions.
+          let ways = [
+            (length - 1, length), (length, max(0, length - 1) + length * (alphabet.count - 1)),
+            (length + 1, (length + 1) * alphabet.count),
+          ]
+          for (newLength, ways) in ways where newLength >= 0 && ways > 0 {
+            let (product, overflow) = count.multipliedReportingOverflow(by: ways)
+            guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount
+            else {
+              failure = .tooManyPassphrases(UInt64(Self.maximumCount) + 1)
+              return
             }
-            ranges.append(begin..<cursor)
+            next[newLength, default: 0] += product
+            raw += product
+            byteBound += product * newLength * width
+            guard byteBound <= Self.maximumByteCount else {
+              failure = .tooManyPassphrases(UInt64(raw))
+              return
+            }
           }
         }
-        level = start..<ranges.count
+        byLength = next
+      }
+      // Every variant, level by level, into one wiped buffer.
+      ranges.reserveCapacity(raw)
+      arena = SecureBytes(count: byteBound) { target in
+        decomposed.withUnsafeBytes {
+          UnsafeMutableRawBufferPointer(rebasing: target[0..<$0.count]).copyMemory(from: $0)
+        }
+        var cursor = decomposed.count
+        var level = 0..<1
+        ScalarBuffer.withWiped(capacity: length + edits) { scalars in
+          ScalarBuffer.withWiped(capacity: length + edits + 1) { edited in
+            for _ in 0..<edits {
+              let start = ranges.count
+              for variant in level {
+                scalars.removeAll()
+                scalars.append(utf8: UnsafeRawBufferPointer(rebasing: target[ranges[variant]]))
+                Self.forEachEdit(of: scalars, alphabet: alphabet, scratch: &edited) { edited in
+                  let begin = cursor
+                  cursor = edited.encode(into: target, at: cursor)
+                  ranges.append(begin..<cursor)
+                }
+              }
+              level = start..<ranges.count
+            }
+          }
+        }
       }
     }
+    if let failure { throw failure }
     let (bytes, offsets, _) = Self.distinct(arena, ranges)
     self.bytes = bytes
     self.offsets = offsets
@@ -266,63 +274,37 @@ package struct PassphraseSet: Sendable {
     }
   }
 
-  /// Calls `body` with every scalar string one edit from `scalars` (NFKD), in canonical order.
+  /// Calls `body` with every scalar string one edit from `scalars` (NFKD), in canonical order,
+  /// made in `edited` (room for one scalar more than `scalars`).
   private static func forEachEdit(
-    of scalars: [Unicode.Scalar], alphabet: [Unicode.Scalar], _ body: ([Unicode.Scalar]) -> Void
+    of scalars: ScalarBuffer, alphabet: ScalarBuffer, scratch edited: inout ScalarBuffer,
+    _ body: (ScalarBuffer) -> Void
   ) {
-    var edited = scalars
-    defer { for index in edited.indices { edited[index] = " " } }
+    edited.assign(scalars)
     func emit() {
-      canonicallyOrder(&edited)
+      NFKD.putInCanonicalOrder(&edited)
       body(edited)
-      edited.removeAll(keepingCapacity: true)
-      edited.append(contentsOf: scalars)
+      edited.assign(scalars)
     }
-    for position in scalars.indices {
+    for position in 0..<scalars.count {
       edited.remove(at: position)
       emit()
     }
-    for position in scalars.indices.dropLast() where scalars[position] != scalars[position + 1] {
+    for position in 0..<max(0, scalars.count - 1) where scalars[position] != scalars[position + 1] {
       edited.swapAt(position, position + 1)
       emit()
     }
-    for position in scalars.indices {
-      for scalar in alphabet where scalar != scalars[position] {
-        edited[position] = scalar
+    for position in 0..<scalars.count {
+      for index in 0..<alphabet.count where alphabet[index] != scalars[position] {
+        edited[position] = alphabet[index]
         emit()
       }
     }
     for position in 0...scalars.count {
-      for scalar in alphabet {
-        edited.insert(scalar, at: position)
+      for index in 0..<alphabet.count {
+        edited.insert(alphabet[index], at: position)
         emit()
       }
-    }
-  }
-
-  /// NFKD's canonical ordering of combining marks: every scalar here is already decomposed, so
-  /// an edit can only leave marks out of order.
-  private static func canonicallyOrder(_ scalars: inout [Unicode.Scalar]) {
-    var start = 0
-    while start < scalars.count {
-      guard scalars[start].properties.canonicalCombiningClass.rawValue != 0 else {
-        start += 1
-        continue
-      }
-      var end = start
-      while end < scalars.count, scalars[end].properties.canonicalCombiningClass.rawValue != 0 {
-        end += 1
-      }
-      // A stable sort of the run by combining class.
-      let run = scalars[start..<end].enumerated().sorted {
-        let (a, b) = (
-          $0.element.properties.canonicalCombiningClass.rawValue,
-          $1.element.properties.canonicalCombiningClass.rawValue
-        )
-        return a != b ? a < b : $0.offset < $1.offset
-      }.map(\.element)
-      scalars.replaceSubrange(start..<end, with: run)
-      start = end
     }
   }
 }
@@ -350,8 +332,20 @@ package enum PassphraseEdit: Sendable, Equatable {
 
   /// The fewest edits (optimal string alignment) that turn `from` into `to`.
   static func script(from: SecureBytes, to: SecureBytes) -> [PassphraseEdit] {
-    let a = from.withUnsafeBytes { Array(String(decoding: $0, as: UTF8.self).unicodeScalars) }
-    let b = to.withUnsafeBytes { Array(String(decoding: $0, as: UTF8.self).unicodeScalars) }
+    // Both are valid UTF-8 (NFKD made them).
+    let n = from.withUnsafeBytes { ScalarBuffer.scalarCount(inUTF8: $0) }!
+    let m = to.withUnsafeBytes { ScalarBuffer.scalarCount(inUTF8: $0) }!
+    return ScalarBuffer.withWiped(capacity: n) { a in
+      ScalarBuffer.withWiped(capacity: m) { b in
+        from.withUnsafeBytes { a.append(utf8: $0) }
+        to.withUnsafeBytes { b.append(utf8: $0) }
+        return script(from: a, to: b)
+      }
+    }
+  }
+
+  /// The fewest edits that turn the scalars `a` into `b`.
+  private static func script(from a: ScalarBuffer, to b: ScalarBuffer) -> [PassphraseEdit] {
     let (n, m) = (a.count, b.count)
     var d = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
     for i in 0...n { d[i][0] = i }

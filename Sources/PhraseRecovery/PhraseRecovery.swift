@@ -538,6 +538,42 @@ package final class PhraseRecovery: Sendable {
     bytes += Array(search.phrase.language.rawValue.utf8) + [0]
     append(UInt64(search.phrase.words.count))
     for set in search.phrase.sets { for word in set.bits { append(word) } }
+    appendDamageModels(of: search, to: &bytes)
+    if passphrases.source == .single {
+      bytes += SHA256.hash(passphrases.salt(0))
+    } else {
+      // Keyed by the remembered words, so the checkpoint does not let a passphrase be guessed.
+      bytes += Array("passphrases\0".utf8)
+      append(UInt64(passphrases.count))
+      bytes += passphrases.digest(
+        key: SecureBytes(utf8: search.phrase.written.joined(separator: " ")))
+    }
+    appendTargets(targets, to: &bytes)
+    append(UInt64(configuration.shardIndex))
+    append(UInt64(configuration.shardCount))
+    append(configuration.chunkSize)
+    return SHA256.hash(bytes)
+  }
+
+  /// SHA-256 of what a search is that every shard shares and that holds no word and no
+  /// passphrase: the language, the word count, the damage models, the number of candidates and
+  /// the targets (public data). The shards of one search agree on it; a search of another
+  /// shape or against other targets does not.
+  package var publicSearchHash: [UInt8] {
+    var bytes = Array("freedom-keys recover shards 1\0".utf8)
+    func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    bytes += Array(search.phrase.language.rawValue.utf8) + [0]
+    append(UInt64(search.phrase.words.count))
+    Self.appendDamageModels(of: search, to: &bytes)
+    append(candidateCount / UInt64(passphrases.count))
+    if passphrases.count > 1 { append(UInt64(passphrases.count)) }
+    Self.appendTargets(targets, to: &bytes)
+    return SHA256.hash(bytes)
+  }
+
+  /// The damage models of `search`, as both hashes take them.
+  private static func appendDamageModels(of search: RecoverySearch, to bytes: inout [UInt8]) {
+    func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
     append(UInt64(search.missingWords))
     append(search.allowsSwap ? 1 : 0)
     append(UInt64(search.typos))
@@ -548,25 +584,17 @@ package final class PhraseRecovery: Sendable {
       append(search.requiresSwap ? 1 : 0)
       append(UInt64(search.minimumTypos))
     }
-    if passphrases.source == .single {
-      bytes += SHA256.hash(passphrases.salt(0))
-    } else {
-      // Keyed by the remembered words, so the checkpoint does not let a passphrase be guessed.
-      bytes += Array("passphrases\0".utf8)
-      append(UInt64(passphrases.count))
-      bytes += passphrases.digest(
-        key: SecureBytes(utf8: search.phrase.written.joined(separator: " ")))
-    }
+  }
+
+  /// The targets' definitions, each after its length, after their count.
+  private static func appendTargets(_ targets: [RecoveryTarget], to bytes: inout [UInt8]) {
+    func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
     append(UInt64(targets.count))
     for target in targets {
       let definition = target.definitionBytes
       append(UInt64(definition.count))
       bytes += definition
     }
-    append(UInt64(configuration.shardIndex))
-    append(UInt64(configuration.shardCount))
-    append(configuration.chunkSize)
-    return SHA256.hash(bytes)
   }
 }
 

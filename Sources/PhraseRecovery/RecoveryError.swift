@@ -50,7 +50,7 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
       "word \(position) contains U+\(Self.hex4(codePoint)), which no wordlist has: write a "
         + "word, ? for an unknown word, or the beginning of a word followed by * (ab*)"
     case .unknownLanguage:
-      "no word of the phrase is in a wordlist, so its language is unknown: give --language"
+      "no word of the phrase is in a wordlist, so its language is unknown: name the language"
     case .noWordWithPrefix(let position, let prefix, let language):
       "word \(position): no \(language.rawValue) word begins with '\(prefix)'; write ? if the "
         + "beginning is not certain"
@@ -72,14 +72,14 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
       "\(remembered) words"
         + (missing > 0 ? " and \(missing) missing make \(remembered + missing)" : "")
         + ", but a BIP-39 phrase has 12, 15, 18, 21 or 24 words: write ? for each word you "
-        + "cannot read, or give --missing N for words left out"
+        + "cannot read, or count the words left out as missing"
     case .tooManyTypos(let typos, let words):
-      "--typos \(typos) is more than the \(words) words of the phrase"
+      "\(typos) typos are more than the \(words) words of the phrase"
     case .searchTooLarge:
-      "the search has more than 2^63 candidates: narrow it (fewer ? words, a lower --typos)"
+      "the search has more than 2^63 candidates: narrow it (fewer ? words, fewer typos)"
     case .tooManyParts(let count):
       "the damage models combine into \(count) overlapping parts, more than can be searched "
-        + "at once: use fewer of --missing, --swaps and --typos together"
+        + "at once: combine fewer of missing words, swaps and typos"
     case .noPassphrases:
       "the passphrase candidates file holds no line: write one passphrase per line"
     case .tooManyPassphrases(let count):
@@ -88,7 +88,7 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case .invalidPathTemplate(let reason):
       "the path template does not read: \(reason)"
     case .invalidShard(let index, let count):
-      "shard \(index)/\(count) does not exist: --shard K/N needs 1 ≤ K ≤ N"
+      "shard \(index)/\(count) does not exist: shard K of N needs 1 ≤ K ≤ N"
     }
   }
 

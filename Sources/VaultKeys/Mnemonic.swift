@@ -100,12 +100,9 @@ public struct Mnemonic: Sendable {
     }
   }
 
-  /// NFKD of UTF-8 text in a new zeroizing buffer (ASCII is already NFKD and is passed through).
+  /// NFKD of UTF-8 text in a new zeroizing buffer, made without a String of it; bytes that are
+  /// not valid UTF-8 come back as they are.
   package static func compatibilityDecomposed(_ text: SecureBytes) -> SecureBytes {
-    let ascii = text.withUnsafeBytes { $0.allSatisfy { $0 < 0x80 } }
-    guard !ascii,
-      let string = text.withUnsafeBytes({ String(validating: $0, as: UTF8.self) })
-    else { return text }
-    return SecureBytes(utf8: NFKD.normalize(string))
+    text.withUnsafeBytes { NFKD.normalize(utf8: $0) } ?? text
   }
 }

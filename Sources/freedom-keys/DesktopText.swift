@@ -106,10 +106,14 @@ enum DesktopText {
         + "root (Linux: ~/.config/Freedom)")
   }
 
-  /// The hint after a refusal: which flag covers which conflicts.
-  static func consentHint(_ conflicts: [NodeConflict], single: String) -> String {
-    let vaults = conflicts.filter { $0.consent == .vault }
-    let others = conflicts.filter { $0.consent == .otherIdentities }
+  /// The hint after a refusal: which flag covers which conflicts, of those `consent` does not
+  /// cover yet.
+  static func consentHint(
+    _ conflicts: [NodeConflict], consent: ExportConsent, single: String
+  ) -> String {
+    let vaults = consent.replacesVault ? [] : conflicts.filter { $0.consent == .vault }
+    let others =
+      consent.replacesOtherIdentities ? [] : conflicts.filter { $0.consent == .otherIdentities }
     guard !vaults.isEmpty else { return single }
     let vault =
       "\(replaceVaultFlag) replaces the vault, kept in the backup directory (it may hold "

@@ -108,7 +108,9 @@ struct ExportFreedomCommand: ParsableCommand {
     let inputs = DesktopInstallation.ExportInputs(
       mnemonic: mnemonic, profile: profile, vaultPassword: vaultPassword, alias: aliasName)
     if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
+      return try ExportText.dryRun(
+        commandPath, target: directory, json: export.json, consent: consent
+      ) {
         () throws(NodeError) in
         ExportText.Plan(
           try NodeSession.dryRun(
@@ -116,7 +118,7 @@ struct ExportFreedomCommand: ParsableCommand {
           target: directory)
       }
     }
-    let outcome = try NodeText.run(.export) {
+    let outcome = try NodeText.run(.export, consent: consent) {
       try NodeSession.export(
         installation, inputs, consent: consent, events: NodeText.show)
     }

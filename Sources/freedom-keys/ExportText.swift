@@ -67,23 +67,27 @@ enum ExportText {
 
   /// Runs `body` (a dry run) and prints its plan; a refusal is exit 3 with the export's own
   /// message (and, with `json`, the conflicts on stdout first), any other error the export's;
-  /// `antNonce` is the nonce `export ant` writes, which its refusal names.
+  /// `antNonce` is the nonce `export ant` writes, which its refusal names; the refusal's hint
+  /// names only what `consent` does not cover yet.
   static func dryRun(
     _ commandPath: String, target: String, json: Bool,
-    antNonce: AntIdentity.NonceRule = .zero, _ body: () throws(NodeError) -> Plan
+    antNonce: AntIdentity.NonceRule = .zero, consent: ExportConsent = ExportConsent(),
+    _ body: () throws(NodeError) -> Plan
   ) throws {
     let plan: Plan
     do {
       plan = try body()
     } catch {
-      guard case .refused(let conflicts) = error else { throw NodeText.cliError(error, .export) }
+      guard case .refused(let conflicts) = error else {
+        throw NodeText.cliError(error, .export, consent: consent)
+      }
       if json {
         var object = header(commandPath, dryRun: true, ok: false, changed: false)
         object.append("target", .string(target))
         object.append("conflicts", .array(conflicts.map(Self.json)))
         Output.standardOutput(JSONValue.object(object).rendered() + "\n")
       }
-      throw CLIError.mismatch(NodeText.refusal(conflicts, antNonce: antNonce))
+      throw CLIError.mismatch(NodeText.refusal(conflicts, antNonce: antNonce, consent: consent))
     }
     Output.standardOutput(
       json

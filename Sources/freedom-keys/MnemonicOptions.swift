@@ -50,7 +50,11 @@ struct MnemonicOptions {
 
   /// With `passwordAlsoWritesVault` (`export freedom`), `--vault-password-file` without
   /// `--vault-file` is the password of the vault the command writes, not a mnemonic source.
-  init(_ arguments: ParsedArguments, passwordAlsoWritesVault: Bool = false) throws(CLIError) {
+  /// With `phraseReadElsewhere` (`recover --damage-file`), the mnemonic is not asked for.
+  init(
+    _ arguments: ParsedArguments, passwordAlsoWritesVault: Bool = false,
+    phraseReadElsewhere: Bool = false
+  ) throws(CLIError) {
     commandPath = arguments.commandPath
     // An export encrypts with every password it is given: each is new, asked for twice.
     SecretInput.passwordsAreNew = commandPath.split(separator: " ").dropFirst().first == "export"
@@ -85,7 +89,7 @@ struct MnemonicOptions {
     }
     if let piped = fromStandardInput.first {
       let prompted: (option: Option, role: String)? =
-        if mnemonicPath == nil && vaultPath == nil {
+        if mnemonicPath == nil && vaultPath == nil && !phraseReadElsewhere {
           (Self.mnemonicFile, "mnemonic")
         } else if vaultPath != nil && vaultPasswordPath == nil {
           (Self.vaultPasswordFile, "vault password")

@@ -29,21 +29,26 @@ enum NodeText {
     }
   }
 
-  /// Runs `body`, a NodeError worded for `context`.
-  static func run<Result>(_ context: Context, _ body: () throws -> Result) throws -> Result {
+  /// Runs `body`, a NodeError worded for `context` (a refusal's hint naming only what
+  /// `consent` does not cover yet).
+  static func run<Result>(
+    _ context: Context, consent: ExportConsent = ExportConsent(), _ body: () throws -> Result
+  ) throws -> Result {
     do {
       return try body()
     } catch let error as NodeError {
-      throw cliError(error, context)
+      throw cliError(error, context, consent: consent)
     }
   }
 
   /// The CLI error for `error`.
-  static func cliError(_ error: NodeError, _ context: Context) -> CLIError {
+  static func cliError(
+    _ error: NodeError, _ context: Context, consent: ExportConsent = ExportConsent()
+  ) -> CLIError {
     let exporting = if case .export = context { true } else { false }
     let unwritten = exporting ? "; nothing was written" : ""
     switch error {
-    case .refused(let conflicts): return .failure(refusal(conflicts))
+    case .refused(let conflicts): return .failure(refusal(conflicts, consent: consent))
     case .files(let error): return .failure(error.message)
     case .changeFailed(let error, let directory):
       return .failure("\(error.message); nothing in \(directory) was changed")
@@ -129,12 +134,14 @@ enum NodeText {
   }
 
   /// One refusal naming every conflict; the hint says what --force does (for Ant's file, with
-  /// the nonce `export ant --nonce` chose).
-  static func refusal(_ conflicts: [NodeConflict], antNonce: AntIdentity.NonceRule = .zero)
-    -> String
-  {
+  /// the nonce `export ant --nonce` chose), or the flag still missing when `consent` covers
+  /// some of them.
+  static func refusal(
+    _ conflicts: [NodeConflict], antNonce: AntIdentity.NonceRule = .zero,
+    consent: ExportConsent = ExportConsent()
+  ) -> String {
     let hint = DesktopText.consentHint(
-      conflicts,
+      conflicts, consent: consent,
       single: conflicts.count == 1
         ? hint(conflicts[0], antNonce: antNonce) : "--force replaces it and the others named")
     return conflicts.map(describe).joined(separator: "; ") + "; nothing was written (\(hint))"

@@ -150,8 +150,8 @@ struct RecoverCommand: ParsableCommand {
   let printsJSON: Bool
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    input = try MnemonicOptions(arguments)
     damagePath = arguments.value(Self.damageFile)
+    input = try MnemonicOptions(arguments, phraseReadElsewhere: damagePath != nil)
     candidatesPath = arguments.value(Self.passphraseCandidates)
     passphraseTypoCount = try arguments.integer(Self.passphraseTypos, in: 1...3)
     if damagePath != nil, arguments.value(MnemonicOptions.mnemonicFile) != nil {
@@ -735,38 +735,8 @@ struct RecoverCommand: ParsableCommand {
       "shard",
       .object(["index": .number(UInt64(shardIndex)), "count": .number(UInt64(shardCount))]))
     object.append("searchCandidates", .number(recovery.candidateCount))
-    object.append("search", .string(Hex.encode(Self.publicSearchHash(recovery))))
+    object.append("search", .string(Hex.encode(recovery.publicSearchHash)))
     Output.standardOutput(JSONValue.object(object).rendered() + "\n")
-  }
-
-  /// SHA-256 of what a search is that every shard shares and that holds no word and no
-  /// passphrase: the language, the word count, the damage models, the number of candidates and
-  /// the targets (public data). The shards of one search agree on it; a search of another
-  /// shape or against other targets does not.
-  static func publicSearchHash(_ recovery: PhraseRecovery) -> [UInt8] {
-    let search = recovery.search
-    var bytes = Array("freedom-keys recover shards 1\0".utf8)
-    func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-    bytes += Array(search.phrase.language.rawValue.utf8) + [0]
-    append(UInt64(search.phrase.words.count))
-    append(UInt64(search.missingWords))
-    append(search.allowsSwap ? 1 : 0)
-    append(UInt64(search.typos))
-    if search.extraWords > 0 || search.requiresSwap || search.minimumTypos > 0 {
-      bytes += Array("extra, swap required, fewest typos\0".utf8)
-      append(UInt64(search.extraWords))
-      append(search.requiresSwap ? 1 : 0)
-      append(UInt64(search.minimumTypos))
-    }
-    append(recovery.candidateCount / UInt64(recovery.passphrases.count))
-    if recovery.passphrases.count > 1 { append(UInt64(recovery.passphrases.count)) }
-    append(UInt64(recovery.targets.count))
-    for target in recovery.targets {
-      let definition = target.definitionBytes
-      append(UInt64(definition.count))
-      bytes += definition
-    }
-    return SHA256.hash(bytes)
   }
 
   /// Without targets: the count, and the candidates with --out when there are at most 100.

@@ -22,6 +22,9 @@ func main(_ arguments: [String]) -> Int32 {
   } catch let error as CLIError {
     Output.error(error.description)
     return error.exitStatus
+  } catch let error as any CLIWordedError {
+    Output.error(error.cliDescription)
+    return 1
   } catch {
     Output.error(String(describing: error))
     return 1

@@ -122,6 +122,28 @@ struct NodeRulesTests {
         "(--force replaces the node key named; --replace-vault replaces the vault, kept in the "
           + "backup directory (it may hold your wallet: back its mnemonic up first))\n"))
     #expect(refused.stderr.split(separator: "\n").count == 1)
+    // --force alone: every conflict is still named, but the hint names only the flag missing.
+    for dryRun in [false, true] {
+      let forced = try fixture.run(
+        [
+          "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
+          "--force",
+        ] + (dryRun ? ["--dry-run"] : []))
+      #expect(forced.status == (dryRun ? 3 : 1))
+      #expect(forced.stdout == "")
+      #expect(
+        forced.stderr.contains(
+          "\(userData)/ant-data/identity.json holds the key of \(Golden.otherSwarmAddress), "
+            + "antd's own identity"))
+      #expect(
+        forced.stderr.contains("\(userData)/identity/identity-vault.json holds another vault"))
+      #expect(
+        forced.stderr.hasSuffix(
+          "; nothing was written (--replace-vault replaces the vault, kept in the backup "
+            + "directory (it may hold your wallet: back its mnemonic up first))\n"),
+        "\(forced.stderr)")
+      #expect(forced.stderr.split(separator: "\n").count == 1)
+    }
   }
 
   @Test func verifyAntdDir() throws {

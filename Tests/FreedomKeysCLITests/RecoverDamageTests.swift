@@ -298,4 +298,64 @@ struct RecoverDamageTests {
         || stderr.hasPrefix("freedom-keys: error: the damage models combine into"),
       "\(stderr)")
   }
+
+  /// The library says what is wrong in plain words; the command names the options to change.
+  @Test(arguments: [
+    (
+      "zzzq zzzq zzzq zzzq zzzq zzzq zzzq zzzq zzzq zzzq zzzq zzzq", [String](),
+      "no word of the phrase is in a wordlist, so its language is unknown: give --language"
+    ),
+    (
+      "legal winner thank year wave sausage worth useful legal winner thank", [],
+      "11 words, but a BIP-39 phrase has 12, 15, 18, 21 or 24 words: write ? for each word you "
+        + "cannot read, or give --missing N for words left out"
+    ),
+    (truth, ["--typos", "13"], "--typos 13 is more than the 12 words of the phrase"),
+    (
+      Array(repeating: "abandon", count: 11).joined(separator: " ") + " about",
+      ["--missing", "12"],
+      "the search has more than 2^63 candidates: narrow it (fewer ? words, a lower --typos)"
+    ),
+    (
+      Array(repeating: "abandon", count: 23).joined(separator: " "),
+      ["--typos", "3", "--swaps", "--missing", "1"],
+      "the damage models combine into 6001 overlapping parts, more than can be searched at "
+        + "once: use fewer of --missing, --swaps and --typos together"
+    ),
+  ])
+  func aSearchThatCannotBeMadeNamesTheOptions(phrase: String, options: [String], message: String)
+    throws
+  {
+    let run = try recover(options, stdin: phrase + "\n")
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr == "freedom-keys: error: \(message)\n")
+  }
+
+  /// The damage file holds the phrase, so the passphrase may come on standard input; two
+  /// inputs on standard input are still refused.
+  @Test func aDamageFileLeavesStandardInputToThePassphrase() throws {
+    let directory = try TemporaryDirectory()
+    // One line per position.
+    let file = try directory.file(
+      "damage.txt", Self.truth.split(separator: " ").joined(separator: "\n") + "\n")
+    let address = try Self.swarm(Self.truth, passphrase: Self.passphrase)
+    let run = try CLI.run(
+      [
+        "recover", "--damage-file", file, "--passphrase-file", "-", "--address", address,
+        "--typos", "0", "--threads", "2",
+      ], stdin: Self.passphrase)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.hasPrefix("the phrase was right as remembered\nmatched swarm.address\n"),
+      "\(run.stdout)")
+    #expect(!run.stderr.contains(Self.passphrase))
+    let both = try CLI.run(
+      ["recover", "--damage-file", "-", "--passphrase-file", "-", "--address", address],
+      stdin: Self.truth)
+    #expect(both.status == 2)
+    #expect(
+      both.stderr.hasPrefix(
+        "freedom-keys: error: only one of the files given can be standard input ('-')"))
+  }
 }

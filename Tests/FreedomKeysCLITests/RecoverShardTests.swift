@@ -145,6 +145,27 @@ struct RecoverShardTests {
     #expect((try Self.object(other.stdout))["search"] as? String != hashes.first)
   }
 
+  /// The public hash as the CLI computed it before it moved into the library (1fbfeca): shards
+  /// run by that build and by this one are still one search to `recover collect`.
+  @Test func thePublicHashIsStable() throws {
+    let target = try Self.address(RecoverTests.truth)
+    let plain = try Self.recover(["--address", target, "--shard", "1/3", "--json"])
+    #expect(
+      try Self.object(plain.stdout)["search"] as? String
+        == "5587fa2b532ac2f7dc51888e0c4dd7389250b545a77882808246433a772f27b5")
+    // The later damage models and several passphrases enter the hash too.
+    let directory = try TemporaryDirectory()
+    let candidates = try directory.file("candidates.txt", "a\nb\nc\n")
+    let extra = try Self.recover(
+      [
+        "--address", target, "--extra", "1", "--passphrase-candidates", candidates, "--shard",
+        "2/2", "--json",
+      ], stdin: RecoverTests.truth + " thank\n")
+    #expect(
+      try Self.object(extra.stdout)["search"] as? String
+        == "44a41ed9b863d634bba3c305158ba138901a97075c318e52e85ce53a41f7b023")
+  }
+
   /// SIGTERM (what Slurm and Kubernetes send a task they preempt) stops the search like Ctrl-C,
   /// and --json still prints the shard's result, marked incomplete.
   @Test func anInterruptedShardStillPrintsItsResult() throws {

@@ -122,6 +122,22 @@ import Testing
     #expect(NFKD.normalize(text).utf8.elementsEqual(text.utf8))
   }
 
+  /// The byte entry point (for passphrases) refuses what is not UTF-8, where the String one
+  /// cannot be given it; both are one implementation, so they agree on the rest.
+  @Test func bytesAreNormalizedOrRefused() throws {
+    for invalid: [UInt8] in [
+      [0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x61, 0xF4, 0x90, 0x80, 0x80],
+    ] {
+      #expect(invalid.withUnsafeBytes { NFKD.normalize(utf8: $0) } == nil, "\(invalid)")
+    }
+    let text = "Å\u{FB01} \u{1E9B}\u{323} \u{AC01} abc"
+    let bytes = try #require(Array(text.utf8).withUnsafeBytes { NFKD.normalize(utf8: $0) })
+    #expect(bytes.withUnsafeBytes { Array($0) } == Array(NFKD.normalize(text).utf8))
+    #expect(
+      Self.hex(NFKD.normalize(text).unicodeScalars)
+        == "41 30A 66 69 20 73 323 307 20 1100 1161 11A8 20 61 62 63")
+  }
+
   private static func bunzip2(_ path: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bzcat")

@@ -1,10 +1,12 @@
+import CryptoPrimitives
+
 /// Unicode Normalization Form KD (UAX #15), the form BIP-39 prescribes for the sentence and the
 /// passphrase, without Foundation or ICU: every scalar is replaced by its full compatibility
 /// decomposition (from `NFKDTable`, or by the Hangul algorithm), then each run of non-starters
 /// is put in canonical order. The table is the Unicode Character Database's, made by
 /// `scripts/generate-nfkd-table`; the tests compare the result with Foundation's for every code
 /// point and with the UCD's NormalizationTest.txt.
-enum NFKD {
+package enum NFKD {
   /// Whether every byte of `text` is ASCII, which NFKD (and lowercasing's NFKD) leaves as it is.
   static func isASCII(_ text: String) -> Bool {
     text.utf8.allSatisfy { $0 < 0x80 }
@@ -13,19 +15,36 @@ enum NFKD {
   /// `text` in NFKD. ASCII has nothing to decompose or reorder and comes back as it is.
   static func normalize(_ text: String) -> String {
     guard !isASCII(text) else { return text }
-    var scalars: [Unicode.Scalar] = []
-    scalars.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars { appendDecomposition(of: scalar, to: &scalars) }
-    putInCanonicalOrder(&scalars)
-    var view = String.UnicodeScalarView()
-    view.append(contentsOf: scalars)
-    return String(view)
+    var text = text
+    // A String is valid UTF-8.
+    let normalized = text.withUTF8 { normalize(utf8: UnsafeRawBufferPointer($0)) }!
+    return normalized.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The UTF-8 `text` in NFKD, in a new zeroizing buffer, worked out in wiped memory with no
+  /// String or Array of it made (for passphrases); nil when `text` is not valid UTF-8.
+  package static func normalize(utf8 text: UnsafeRawBufferPointer) -> SecureBytes? {
+    if text.allSatisfy({ $0 < 0x80 }) { return SecureBytes(text) }
+    var scalarCount = 0
+    var byteCount = 0
+    let valid = ScalarBuffer.forEachScalar(inUTF8: text) {
+      forEachDecomposed($0) { scalar in
+        scalarCount += 1
+        byteCount += UTF8.width(scalar)
+      }
+    }
+    guard valid else { return nil }
+    return ScalarBuffer.withWiped(capacity: scalarCount) { scalars in
+      ScalarBuffer.forEachScalar(inUTF8: text) { forEachDecomposed($0) { scalars.append($0) } }
+      putInCanonicalOrder(&scalars)
+      return SecureBytes(count: byteCount) { scalars.encode(into: $0, at: 0) }
+    }
   }
 
   /// The full decomposition of one scalar (itself when it has none), in canonical order.
   static func decomposition(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
     var scalars: [Unicode.Scalar] = []
-    appendDecomposition(of: scalar, to: &scalars)
+    forEachDecomposed(scalar) { scalars.append($0) }
     return scalars
   }
 
@@ -53,19 +72,21 @@ enum NFKD {
   private static let vowelTrailingCount: UInt32 = 21 * 28
   private static let syllableCount: UInt32 = 19 * 21 * 28
 
-  private static func appendDecomposition(
-    of scalar: Unicode.Scalar, to scalars: inout [Unicode.Scalar]
+  /// Calls `body` with each scalar of the full decomposition of `scalar` (itself when it has
+  /// none), in the table's order.
+  private static func forEachDecomposed(
+    _ scalar: Unicode.Scalar, _ body: (Unicode.Scalar) -> Void
   ) {
     let value = scalar.value
     // Nothing below U+00A0 has a decomposition.
-    guard value >= 0xA0 else { return scalars.append(scalar) }
+    guard value >= 0xA0 else { return body(scalar) }
     let syllable = value &- syllableBase
     if syllable < syllableCount {
       // Jamo values are always valid scalars.
-      scalars.append(Unicode.Scalar(leadingBase + syllable / vowelTrailingCount)!)
-      scalars.append(Unicode.Scalar(vowelBase + syllable % vowelTrailingCount / trailingCount)!)
+      body(Unicode.Scalar(leadingBase + syllable / vowelTrailingCount)!)
+      body(Unicode.Scalar(vowelBase + syllable % vowelTrailingCount / trailingCount)!)
       if syllable % trailingCount != 0 {
-        scalars.append(Unicode.Scalar(trailingBase + syllable % trailingCount)!)
+        body(Unicode.Scalar(trailingBase + syllable % trailingCount)!)
       }
       return
     }
@@ -76,30 +97,28 @@ enum NFKD {
       let middle = (low + high) / 2
       if keys[middle] < value { low = middle + 1 } else { high = middle }
     }
-    guard low < keys.count, keys[low] == value else { return scalars.append(scalar) }
+    guard low < keys.count, keys[low] == value else { return body(scalar) }
     let starts = NFKDTable.decompositionStarts
     for index in Int(starts[low])..<Int(starts[low + 1]) {
       // The generator writes only code points that UnicodeData.txt lists, all valid scalars.
-      scalars.append(Unicode.Scalar(NFKDTable.decompositions[index])!)
+      body(Unicode.Scalar(NFKDTable.decompositions[index])!)
     }
   }
 
   /// The canonical ordering algorithm (Unicode §3.11, D109): a stable sort of every run of
   /// non-starters by combining class. Runs are short, so insertion sort.
-  private static func putInCanonicalOrder(_ scalars: inout [Unicode.Scalar]) {
+  package static func putInCanonicalOrder(_ scalars: inout ScalarBuffer) {
     guard scalars.count > 1 else { return }
-    var classes = scalars.map(combiningClass(of:))
-    for index in 1..<scalars.count where classes[index] != 0 {
-      var position = index
+    for index in 1..<scalars.count {
       let scalar = scalars[index]
-      let combiningClass = classes[index]
-      while position > 0, classes[position - 1] > combiningClass {
+      let rank = combiningClass(of: scalar)
+      guard rank != 0 else { continue }
+      var position = index
+      while position > 0, combiningClass(of: scalars[position - 1]) > rank {
         scalars[position] = scalars[position - 1]
-        classes[position] = classes[position - 1]
         position -= 1
       }
       scalars[position] = scalar
-      classes[position] = combiningClass
     }
   }
 }
