@@ -60,16 +60,35 @@ public enum PBKDF2SHA512Batch {
   public static func deriveBIP39Seeds(
     mnemonics: [SecureBytes], salt: SecureBytes, iterations: Int, engine: Engine
   ) -> [SecureBytes]? {
+    deriveBIP39Seeds(
+      mnemonics: mnemonics, salts: Array(repeating: salt, count: mnemonics.count),
+      iterations: iterations, engine: engine)
+  }
+
+  /// One seed per phrase, each with its own salt ("mnemonic" + its passphrase): a search over
+  /// passphrases fills every SIMD lane even when few phrases pass the checksum.
+  public static func deriveBIP39Seeds(
+    mnemonics: [SecureBytes], salts: [SecureBytes], iterations: Int
+  ) -> [SecureBytes] {
+    deriveBIP39Seeds(mnemonics: mnemonics, salts: salts, iterations: iterations, engine: engine)!
+  }
+
+  /// The seeds of phrases with their own salts computed by `engine`, or nil when that engine is
+  /// not available here.
+  public static func deriveBIP39Seeds(
+    mnemonics: [SecureBytes], salts: [SecureBytes], iterations: Int, engine: Engine
+  ) -> [SecureBytes]? {
     precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
+    precondition(salts.count == mnemonics.count, "one salt per phrase")
     guard let arch = engine.architecture else {
-      return singleStream(mnemonics, salt, iterations)
+      return singleStream(mnemonics, salts, iterations)
     }
     guard case .success(let library) = loaded, library.architectures.contains(arch) else {
       return nil
     }
     // A job the library refused (it never has) costs speed, never a wrong or missing seed.
-    return library.derive(arch, mnemonics, salt, iterations)
-      ?? singleStream(mnemonics, salt, iterations)
+    return library.derive(arch, mnemonics, salts, iterations)
+      ?? singleStream(mnemonics, salts, iterations)
   }
 
   /// How many phrases to pass in one call so every SIMD lane is busy.
@@ -110,11 +129,11 @@ public enum PBKDF2SHA512Batch {
     ProcessInfo.processInfo.environment["FREEDOM_KEYS_MULTIBUFFER"]
 
   private static func singleStream(
-    _ mnemonics: [SecureBytes], _ salt: SecureBytes, _ iterations: Int
+    _ mnemonics: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
   ) -> [SecureBytes] {
-    mnemonics.map {
+    zip(mnemonics, salts).map {
       PBKDF2.hmacSHA512(
-        password: $0, salt: salt, iterations: iterations, keyByteCount: seedByteCount)
+        password: $0, salt: $1, iterations: iterations, keyByteCount: seedByteCount)
     }
   }
 
@@ -277,12 +296,15 @@ private final class MultiBufferLibrary: @unchecked Sendable {
         for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: i &* 7 &+ count) }
       }
     }
-    let salt = SecureBytes(utf8: "mnemonicTREZOR")
+    // Salts of their own too: "mnemonic" + passphrases of several lengths.
+    let salts = passwords.indices.map { index in
+      SecureBytes(utf8: "mnemonic" + String(repeating: "TREZOR", count: index % 3))
+    }
     for iterations in [1, 3] {
-      guard let batch = derive(arch, passwords, salt, iterations) else { return false }
-      for (password, seed) in zip(passwords, batch) {
+      guard let batch = derive(arch, passwords, salts, iterations) else { return false }
+      for (index, seed) in batch.enumerated() {
         let expected = PBKDF2.hmacSHA512(
-          password: password, salt: salt, iterations: iterations,
+          password: passwords[index], salt: salts[index], iterations: iterations,
           keyByteCount: PBKDF2SHA512Batch.seedByteCount)
         guard seed == expected else { return false }
       }
@@ -335,9 +357,10 @@ private final class MultiBufferLibrary: @unchecked Sendable {
   /// The most jobs one burst takes (IMB_MAX_BURST_SIZE).
   private static let maxBurst = 128
 
-  /// The seeds of `passwords` on `arch`'s manager, or nil if the library refused a job.
+  /// The seeds of `passwords` with their `salts` on `arch`'s manager, or nil if the library
+  /// refused a job.
   func derive(
-    _ arch: Architecture, _ passwords: [SecureBytes], _ salt: SecureBytes, _ iterations: Int
+    _ arch: Architecture, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
   ) -> [SecureBytes]? {
     guard !passwords.isEmpty else { return [] }
     guard let (memory, manager) = takeManager(arch) else { return nil }
@@ -346,21 +369,22 @@ private final class MultiBufferLibrary: @unchecked Sendable {
     seeds.reserveCapacity(passwords.count)
     var start = 0
     while start < passwords.count {
-      let chunk = passwords[start..<min(start + Self.maxBurst, passwords.count)]
-      guard let done = deriveBurst(manager, chunk, salt, iterations) else { return nil }
+      let end = min(start + Self.maxBurst, passwords.count)
+      guard let done = deriveBurst(manager, passwords[start..<end], salts[start..<end], iterations)
+      else { return nil }
       seeds += done
-      start += chunk.count
+      start = end
     }
     return seeds
   }
 
   /// One burst of at most `maxBurst` candidates, every intermediate in one locked allocation that
   /// is wiped before it is freed: per candidate a job, the two pad states, U in two alternating
-  /// buffers and the running XOR T; shared, the first message `salt ‖ INT(1)` and the scratch of
+  /// buffers, the running XOR T and the first message `salt ‖ INT(1)`; shared, the scratch of
   /// the pad precomputation.
   private func deriveBurst(
     _ manager: UnsafeMutableRawPointer, _ passwords: ArraySlice<SecureBytes>,
-    _ salt: SecureBytes, _ iterations: Int
+    _ salts: ArraySlice<SecureBytes>, _ iterations: Int
   ) -> [SecureBytes]? {
     typealias H = OpenSSLSHA512
     let count = passwords.count
@@ -370,8 +394,8 @@ private final class MultiBufferLibrary: @unchecked Sendable {
     let digest = H.digestByteCount
     let laneBytes = 5 * digest
     let contextBytes = (MemoryLayout<H.Context>.stride + 63) & ~63
-    let firstMessageBytes = salt.count + 4
-    let total = jobsBytes + count * laneBytes + contextBytes + H.blockByteCount + firstMessageBytes
+    let firstMessagesBytes = salts.reduce(0) { $0 + $1.count + 4 }
+    let total = jobsBytes + count * laneBytes + contextBytes + H.blockByteCount + firstMessagesBytes
     let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 64)
     memory.initializeMemory(as: UInt8.self, repeating: 0)
     _ = sodium_mlock(memory.baseAddress!, total)
@@ -385,16 +409,12 @@ private final class MultiBufferLibrary: @unchecked Sendable {
     let lanes = base + jobsBytes
     let context = (lanes + count * laneBytes).bindMemory(to: H.Context.self, capacity: 1)
     let pad = UnsafeMutableRawPointer(context) + contextBytes
-    let firstMessage = pad + H.blockByteCount
+    var firstMessage = pad + H.blockByteCount
     func job(_ i: Int) -> UnsafeMutableRawPointer { jobs + i * jobBytes }
     func ipad(_ i: Int) -> UnsafeMutableRawPointer { lanes + i * laneBytes }
     func opad(_ i: Int) -> UnsafeMutableRawPointer { ipad(i) + digest }
     func u(_ i: Int, _ which: Int) -> UnsafeMutableRawPointer { ipad(i) + (2 + which) * digest }
     func t(_ i: Int) -> UnsafeMutableRawPointer { ipad(i) + 4 * digest }
-
-    salt.withUnsafeBytes { firstMessage.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    firstMessage.storeBytes(
-      of: UInt32(1).bigEndian, toByteOffset: salt.count, as: UInt32.self)
 
     // RFC 2104 keying, the compressions OpenSSL's: the state words after K ⊕ ipad and K ⊕ opad.
     let padBuffer = UnsafeMutableRawBufferPointer(start: pad, count: H.blockByteCount)
@@ -415,7 +435,13 @@ private final class MultiBufferLibrary: @unchecked Sendable {
         for k in 0..<H.blockByteCount { padBuffer[k] ^= byte }
       }
       fk_imb_job_prepare_hmac_sha512(job(i), ipad(i), opad(i))
-      fk_imb_job_set_message(job(i), firstMessage, UInt64(firstMessageBytes), u(i, 0))
+      let salt = salts[salts.startIndex + i]
+      salt.withUnsafeBytes {
+        if $0.count > 0 { firstMessage.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+      }
+      firstMessage.storeBytes(of: UInt32(1).bigEndian, toByteOffset: salt.count, as: UInt32.self)
+      fk_imb_job_set_message(job(i), firstMessage, UInt64(salt.count + 4), u(i, 0))
+      firstMessage += salt.count + 4
     }
     padBuffer.initializeMemory(as: UInt8.self, repeating: 0)
     sodium_memzero(context, contextBytes)

@@ -65,8 +65,8 @@ package final class PhraseRecovery: Sendable {
   /// The BIP-39 passphrases tried with every checksum-valid phrase.
   package let passphrases: PassphraseSet
   /// The number of candidates: every phrase of the search with every passphrase, numbered
-  /// passphrase by passphrase (candidate n is phrase n mod W with passphrase n / W), so that
-  /// the seeds of a batch share one salt and the batch PBKDF2 stays full.
+  /// passphrase by passphrase (candidate n is phrase n mod W with passphrase n / W); a batch
+  /// of seeds may span passphrases, each seed with its own salt, so the batch PBKDF2 stays full.
   package let candidateCount: UInt64
   private let sentenceWords: [[UInt8]]
 
@@ -320,6 +320,9 @@ package final class PhraseRecovery: Sendable {
       let batch = words + 2 * length
       let entropy = scratch.baseAddress! + 2 * length * (2 + batchSize)
       var batchParts = [Int](repeating: 0, count: batchSize)
+      // Each slot's passphrase: a batch may span several, so every SIMD lane stays busy even
+      // when few phrases pass the checksum (a phrase known but its passphrase not).
+      var batchPassphrases = [Int](repeating: 0, count: batchSize)
 
       while let chunk = coordinator.take() {
         let low = range.lowerBound + UInt64(chunk) * configuration.chunkSize
@@ -328,7 +331,6 @@ package final class PhraseRecovery: Sendable {
         // Candidate n is phrase n mod W with passphrase n / W.
         let phraseCount = search.candidateCount
         var passphrase = Int(low / phraseCount)
-        var salt = passphrases.salt(passphrase)
         var part = search.part(containing: low % phraseCount)
         position(
           digits, current, part: part, offset: low % phraseCount - search.partStarts[part])
@@ -341,10 +343,12 @@ package final class PhraseRecovery: Sendable {
           guard let matcher, batchCount > 0 else { return }
           let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
           let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
-            mnemonics: sentences, salt: salt, iterations: Mnemonic.seedIterations)
+            mnemonics: sentences, salts: salts(batchPassphrases[0..<batchCount]),
+            iterations: Mnemonic.seedIterations)
           if let (slot, label) = matcher.firstMatch(in: seeds) {
             counts.checked += UInt64(slot + 1)
             let indices = (0..<length).map { Int(batch[slot * length + $0]) }
+            let passphrase = batchPassphrases[slot]
             found = Found(
               part: batchParts[slot], passphrase: passphrase, indices: indices, label: label,
               record: match(part: batchParts[slot], passphrase: passphrase, indices: indices))
@@ -365,6 +369,7 @@ package final class PhraseRecovery: Sendable {
             } else {
               (batch + batchCount * length).update(from: current, count: length)
               batchParts[batchCount] = part
+              batchPassphrases[batchCount] = passphrase
               batchCount += 1
               if batchCount == batchSize {
                 flush()
@@ -379,11 +384,8 @@ package final class PhraseRecovery: Sendable {
           number += 1
           if number < high, !advance(digits, current, part: &part) {
             if part == search.parts.count {
-              // Every phrase was tried with this passphrase: the next one, with a new salt.
-              flush()
-              if found != nil { break }
+              // Every phrase was tried with this passphrase: the next one.
               passphrase += 1
-              salt = passphrases.salt(passphrase)
               part = 0
             }
             position(digits, current, part: part, offset: 0)
@@ -399,6 +401,20 @@ package final class PhraseRecovery: Sendable {
         if found != nil { break }
       }
     }
+  }
+
+  /// The salt of each passphrase of a batch, made once for a run of equal ones.
+  private func salts(_ indices: ArraySlice<Int>) -> [SecureBytes] {
+    var salts: [SecureBytes] = []
+    salts.reserveCapacity(indices.count)
+    for index in indices {
+      if salts.count > 0, indices[indices.startIndex + salts.count - 1] == index {
+        salts.append(salts[salts.count - 1])
+      } else {
+        salts.append(passphrases.salt(index))
+      }
+    }
+    return salts
   }
 
   /// Sets the digits and indices to candidate `offset` of `part`, last position fastest.

@@ -38,6 +38,35 @@ import Testing
     }
   }
 
+  /// A salt per password (0–200 random bytes each, an empty one first), on every engine and
+  /// the single-stream one, in batches that cross a burst: each seed is its own password's
+  /// with its own salt.
+  @Test(arguments: [1, 3])
+  func saltPerPasswordAgrees(iterations: Int) throws {
+    var generator = SystemRandomNumberGenerator()
+    for engine in PBKDF2SHA512Batch.availableEngines {
+      for batch in [1, 5, 64, 130] {
+        let passwords = (0..<batch).map { _ in
+          randomBytes(Int.random(in: 0...200, using: &generator), &generator)
+        }
+        let salts = (0..<batch).map { i in
+          randomBytes(i == 0 ? 0 : Int.random(in: 0...200, using: &generator), &generator)
+        }
+        let seeds = try #require(
+          PBKDF2SHA512Batch.deriveBIP39Seeds(
+            mnemonics: passwords, salts: salts, iterations: iterations, engine: engine))
+        #expect(seeds.count == batch)
+        let identical = (0..<batch).filter { i in
+          seeds[i]
+            == PBKDF2.hmacSHA512(
+              password: passwords[i], salt: salts[i], iterations: iterations, keyByteCount: 64)
+        }.count
+        #expect(
+          identical == batch, "\(engine): \(identical) of \(batch) identical at c=\(iterations)")
+      }
+    }
+  }
+
   /// 2048 iterations, as BIP-39 runs them, on 16 random phrases and passphrases.
   @Test func randomInputsAgreeAtBIP39IterationCount() throws {
     var generator = SystemRandomNumberGenerator()

@@ -195,6 +195,27 @@ struct RicherDamageTests {
     #expect(again.found?.passphraseOrigin == .line(4))
   }
 
+  /// The phrase as written with 150 candidate passphrases: one PBKDF2 batch holds 64 of them,
+  /// each seed with its own salt, and the match is reported with its own passphrase, not its
+  /// batch's first.
+  @Test func aBatchSpansPassphrases() throws {
+    let mnemonic = try Mnemonic(phrase: SecureBytes(utf8: F.legalWinner))
+    let profile = try FreedomProfile(mnemonic: mnemonic, passphrase: SecureBytes(utf8: "TREZOR"))
+    var lines = (0..<150).map { "p\($0)" }
+    lines[100] = "TREZOR"
+    let set = try PassphraseSet(candidates: SecureBytes(utf8: lines.joined(separator: "\n")))
+    let search = try RecoverySearch(phrase: DamagedPhrase(phrase: SecureBytes(utf8: F.legalWinner)))
+    let outcome = try PhraseRecovery(
+      search: search, targets: [.address(profile.swarm.address)], passphrases: set,
+      configuration: .init(threads: 1)
+    ).run()
+    #expect(outcome.found?.passphraseOrigin == .line(101))
+    #expect(text(try #require(outcome.found?.passphrase)) == "TREZOR")
+    #expect(outcome.progress.match?.passphrase == 100)
+    // Passphrases 0–63, then 64–100 of the second batch: the match ends the count.
+    #expect(outcome.progress.checked == 101)
+  }
+
   @Test func passphraseTyposAreEveryStringWithinKEdits() throws {
     let set = try PassphraseSet(remembered: SecureBytes(utf8: "ab"), edits: 1)
     // By brute force: the strings within one edit of "ab" over "ab" plus printable ASCII.
