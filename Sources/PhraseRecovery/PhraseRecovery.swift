@@ -133,8 +133,16 @@ package final class PhraseRecovery: Sendable {
           foundEarlier: true)
       }
     }
+    let start = progress ?? RecoveryProgress(searchHash: searchHash)
+    // Fewer chunks left than four a thread (a small search, a phrase with few passphrases):
+    // each is cut into slices the threads share, and done when its last slice is.
+    let undone = max(1, chunkCount - start.doneBelow - start.doneChunks.count)
+    let perThread = 4 * configuration.threads
+    let slices =
+      configuration.threads == 1 || undone >= perThread
+      ? 1 : min(Int(clamping: configuration.chunkSize), (perThread + undone - 1) / undone)
     let coordinator = Coordinator(
-      progress: progress ?? RecoveryProgress(searchHash: searchHash), chunkCount: chunkCount,
+      progress: start, chunkCount: chunkCount, slices: slices,
       collect: targets.isEmpty ? collect : 0)
     let finished = DispatchSemaphore(value: 0)
     var remaining = 0
@@ -324,9 +332,14 @@ package final class PhraseRecovery: Sendable {
       // when few phrases pass the checksum (a phrase known but its passphrase not).
       var batchPassphrases = [Int](repeating: 0, count: batchSize)
 
-      while let chunk = coordinator.take() {
-        let low = range.lowerBound + UInt64(chunk) * configuration.chunkSize
-        let high = min(range.upperBound, low + configuration.chunkSize)
+      while let (chunk, slice) = coordinator.take() {
+        let chunkLow = range.lowerBound + UInt64(chunk) * configuration.chunkSize
+        let chunkHigh = min(range.upperBound, chunkLow + configuration.chunkSize)
+        let sliceSize =
+          (chunkHigh - chunkLow + UInt64(coordinator.slices) - 1)
+          / UInt64(coordinator.slices)
+        let low = min(chunkHigh, chunkLow + UInt64(slice) * sliceSize)
+        let high = min(chunkHigh, low + sliceSize)
         var counts = Counts()
         // Candidate n is phrase n mod W with passphrase n / W.
         let phraseCount = search.candidateCount
@@ -638,6 +651,10 @@ private final class Coordinator: Sendable {
     var progress: RecoveryProgress
     var done: Set<Int>
     var next: Int
+    /// The next slice of chunk `next` to hand out.
+    var nextSlice = 0
+    /// Chunks with slices done but not all: their counts so far and the slices still to finish.
+    var partial: [Int: (counts: Counts, remaining: Int)] = [:]
     var found: Found?
     var collected: [(part: Int, indices: [Int])] = []
     var collectedTooMany = false
@@ -647,25 +664,34 @@ private final class Coordinator: Sendable {
   /// Read by every worker once per batch: a flag of its own, so that reading it takes no lock.
   private let stopping = Atomic<Bool>(false)
   private let chunkCount: Int
+  /// The slices each chunk is cut into (1: chunks are handed out whole).
+  let slices: Int
   private let collectLimit: Int
   private let started = DispatchTime.now().uptimeNanoseconds
   private let previousSeconds: Double
 
-  init(progress: RecoveryProgress, chunkCount: Int, collect: Int) {
+  init(progress: RecoveryProgress, chunkCount: Int, slices: Int, collect: Int) {
     state = Mutex(
       State(progress: progress, done: Set(progress.doneChunks), next: progress.doneBelow))
     self.chunkCount = chunkCount
+    self.slices = max(1, slices)
     collectLimit = collect
     previousSeconds = progress.seconds
   }
 
-  func take() -> Int? {
+  /// The next chunk and slice to search, or nil when none is left or the search stops.
+  func take() -> (chunk: Int, slice: Int)? {
     guard !isStopping else { return nil }
     return state.withLock { state in
       while state.next < chunkCount, state.done.contains(state.next) { state.next += 1 }
       guard state.next < chunkCount else { return nil }
-      state.next += 1
-      return state.next - 1
+      let taken = (state.next, state.nextSlice)
+      state.nextSlice += 1
+      if state.nextSlice == slices {
+        state.nextSlice = 0
+        state.next += 1
+      }
+      return taken
     }
   }
 
@@ -683,8 +709,27 @@ private final class Coordinator: Sendable {
     }
   }
 
+  /// Records a slice searched to its end (or to a match). A chunk's counts reach the progress
+  /// only with the chunk done (its last slice, or its match), so a checkpoint counts exactly
+  /// its done chunks.
   func finish(chunk: Int, counts: Counts, found: Found?) {
     state.withLock { state in
+      var counts = counts
+      if slices > 1 {
+        var entry = state.partial[chunk] ?? (Counts(), slices)
+        entry.counts.candidates += counts.candidates
+        entry.counts.checksumValid += counts.checksumValid
+        entry.counts.checked += counts.checked
+        entry.remaining -= 1
+        // A slice that ends after its chunk was closed by a match adds nothing more.
+        guard !state.done.contains(chunk), chunk >= state.progress.doneBelow else { return }
+        guard entry.remaining == 0 || found != nil else {
+          state.partial[chunk] = entry
+          return
+        }
+        state.partial[chunk] = nil
+        counts = entry.counts
+      }
       state.progress.candidates += counts.candidates
       state.progress.checksumValid += counts.checksumValid
       state.progress.checked += counts.checked
