@@ -49,6 +49,33 @@ struct CheckpointTests {
     #expect(again.found?.matched == "swarm.address")
   }
 
+  /// One chunk shared by two threads in slices, stopped part way and resumed: the
+  /// stop leaves a checkpoint its search accepts (a chunk counted only once all its slices
+  /// are), and the resumed run ends with exactly the counts of an uninterrupted one.
+  @Test func aSlicedChunkStopsAndResumesWithExactCounts() throws {
+    let other = try FreedomProfile(seed: SecureBytes([UInt8](repeating: 7, count: 64)))
+    // 2048 candidates: one chunk of 8192.
+    let recovery = try Self.recovery(
+      [12: "?"], targets: [.address(other.swarm.address)], chunkSize: 8192)
+    #expect(recovery.chunkCount == 1)
+    let whole = try recovery.run()
+    #expect(whole.found == nil && whole.isComplete)
+    // Stopped at about 40% of the whole run's time: some slices done, the chunk not yet.
+    let clock = ContinuousClock()
+    let start = clock.now
+    let stopped = try recovery.run(tick: 0.002) { _ in
+      clock.now - start < .seconds(whole.progress.seconds * 0.4)
+    }
+    let saved = try RecoveryProgress(json: stopped.progress.jsonBytes())
+    try recovery.validate(saved)
+    #expect(saved.checked <= whole.progress.checked)
+    let resumed = try recovery.run(resumingFrom: saved)
+    #expect(resumed.isComplete)
+    #expect(resumed.progress.candidates == whole.progress.candidates)
+    #expect(resumed.progress.checksumValid == whole.progress.checksumValid)
+    #expect(resumed.progress.checked == whole.progress.checked)
+  }
+
   @Test func aCheckpointThatDoesNotFitIsRefused() throws {
     let recovery = try Self.recovery([2: "w*", 12: "?"], targets: [])
     let whole = try recovery.run()
