@@ -97,22 +97,21 @@ extension HMACSHA512 {
       } else if key.count > 0 {
         block.copyMemory(from: key.baseAddress!, byteCount: key.count)
       }
-      for (half, byte) in [(0, UInt8(0x36)), (H.digestByteCount, UInt8(0x5c))] {
-        for i in 0..<H.blockByteCount {
-          block.storeBytes(
-            of: block.load(fromByteOffset: i, as: UInt8.self) ^ byte, toByteOffset: i,
-            as: UInt8.self)
+      // K ⊕ ipad, then (K ⊕ ipad) ⊕ (ipad ⊕ opad) = K ⊕ opad, a word at a time (the block is
+      // 64-byte aligned); each compressed from the initial state.
+      func compress(xoring pad: UInt64, into state: UnsafeMutableRawPointer) {
+        for offset in stride(from: 0, to: H.blockByteCount, by: 8) {
+          let word = block.load(fromByteOffset: offset, as: UInt64.self)
+          block.storeBytes(of: word ^ pad, toByteOffset: offset, as: UInt64.self)
         }
         H.initialize(context)
         H.compress(context, block)
-        (pads + half).copyMemory(
+        state.copyMemory(
           from: UnsafeRawPointer(context) + H.stateOffset, byteCount: H.digestByteCount)
-        for i in 0..<H.blockByteCount {
-          block.storeBytes(
-            of: block.load(fromByteOffset: i, as: UInt8.self) ^ byte, toByteOffset: i,
-            as: UInt8.self)
-        }
       }
+      compress(xoring: 0x3636_3636_3636_3636, into: pads)
+      compress(
+        xoring: 0x3636_3636_3636_3636 ^ 0x5c5c_5c5c_5c5c_5c5c, into: pads + H.digestByteCount)
     }
   }
 
