@@ -44,13 +44,6 @@ package struct ScalarBuffer {
     }
   }
 
-  /// The number of UTF-8 bytes the scalars take.
-  package var utf8Count: Int {
-    var total = 0
-    for index in 0..<count { total += UTF8.width(self[index]) }
-    return total
-  }
-
   package func contains(_ scalar: Unicode.Scalar) -> Bool {
     for index in 0..<count where self[index] == scalar { return true }
     return false
