@@ -2,8 +2,8 @@
 // Python's hashlib on 2 processes, then the release binary on 2 threads against targets that
 // match nothing (one key, `--address --accounts 1`, the default `--address`), on the default
 // seed engine, the AVX2 manager (FREEDOM_KEYS_MULTIBUFFER=avx2) and single-stream
-// (FREEDOM_KEYS_MULTIBUFFER=off). Each rate is given as ×hashlib (above 1 is faster), from wall
-// time and from CPU time (CPU time hardly moves when other processes share the cores), with the
+// (FREEDOM_KEYS_MULTIBUFFER=off). Each rate is given as ×hashlib (above 1 is faster), against
+// hashlib measured just before and just after that run, from wall time and from CPU time (CPU time hardly moves when other processes share the cores), with the
 // secp256k1 public keys each candidate cost (recover's first line) against the fewest its
 // targets need.
 //
@@ -23,7 +23,10 @@ struct RecoverEndToEndReport: Encodable {
     let checksumValid: Int
     let msPerCandidate: Double
     let cpuMsPerCandidate: Double
-    /// hashlib's time per seed (2 processes) over ours per candidate (2 threads): wall, CPU.
+    /// hashlib's time per seed (2 processes), measured just before and just after this run
+    /// (the mean), over ours per candidate (2 threads): wall, CPU.
+    var hashlibMsPerSeed = 0.0
+    var hashlibCpuMsPerSeed = 0.0
     var timesHashlib = 0.0
     var timesHashlibCPU = 0.0
     /// Per candidate, from recover's first line.
@@ -39,7 +42,8 @@ struct RecoverEndToEndReport: Encodable {
   }
   let space: String
   /// hashlib.pbkdf2_hmac('sha512', …, 2048) on 2 processes: ms per seed, wall and CPU (the
-  /// mean of a measurement before and one after ours).
+  /// mean of the measurements between our runs; each run's ratio uses the two beside it, as
+  /// hashlib's own speed drifts by ±15% over a few minutes on a shared machine).
   var hashlibMsPerSeed = 0.0
   var hashlibCpuMsPerSeed = 0.0
   var engines: [Engine] = []
@@ -115,6 +119,7 @@ private func hashlibOnTwoProcesses(seeds: Int) -> (wall: Double, cpu: Double)? {
     say("\(name): skipped, python3 is needed for the hashlib reference")
     return
   }
+  var hashlib = [first]
   var result = RecoverEndToEndReport(
     space: "2048² candidates (262,144 checksum-valid), shard 1/\(shards)")
 
@@ -178,11 +183,18 @@ private func hashlibOnTwoProcesses(seeds: Int) -> (wall: Double, cpu: Double)? {
         - milliseconds(before.ru_utime) - milliseconds(before.ru_stime)
       // Two threads against two processes: wall per candidate against wall per seed of the
       // pair; CPU per candidate against CPU per seed.
-      let run = RecoverEndToEndReport.Run(
+      let previous = hashlib[hashlib.count - 1]
+      let next = hashlibOnTwoProcesses(seeds: hashlibSeeds) ?? previous
+      hashlib.append(next)
+      var run = RecoverEndToEndReport.Run(
         target: label, checksumValid: Int(valid), msPerCandidate: wall / valid,
         cpuMsPerCandidate: cpu / valid,
         publicKeysPerCandidate: number(after: "per candidate ", upTo: " "),
         fewestPublicKeys: number(after: "need: ", upTo: ")").map { Int($0) })
+      run.hashlibMsPerSeed = (previous.wall + next.wall) / 2
+      run.hashlibCpuMsPerSeed = (previous.cpu + next.cpu) / 2
+      run.timesHashlib = run.hashlibMsPerSeed / run.msPerCandidate
+      run.timesHashlibCPU = run.hashlibCpuMsPerSeed / run.cpuMsPerCandidate
       engine?.runs.append(run)
       say(
         "\(name), \(engineName), \(label): \(Int(valid)) candidates in \(Int(wall)) ms"
@@ -193,23 +205,21 @@ private func hashlibOnTwoProcesses(seeds: Int) -> (wall: Double, cpu: Double)? {
     }
     if let engine { result.engines.append(engine) }
   }
-  let last = hashlibOnTwoProcesses(seeds: hashlibSeeds) ?? first
-  result.hashlibMsPerSeed = (first.wall + last.wall) / 2
-  result.hashlibCpuMsPerSeed = (first.cpu + last.cpu) / 2
+  result.hashlibMsPerSeed = hashlib.map(\.wall).reduce(0, +) / Double(hashlib.count)
+  result.hashlibCpuMsPerSeed = hashlib.map(\.cpu).reduce(0, +) / Double(hashlib.count)
   say(
     "\(name): hashlib on 2 processes "
       + String(
-        format: "%.3f ms a seed (CPU %.3f ms)", result.hashlibMsPerSeed, result.hashlibCpuMsPerSeed
-      ))
-  for e in result.engines.indices {
-    for r in result.engines[e].runs.indices {
-      var run = result.engines[e].runs[r]
-      run.timesHashlib = result.hashlibMsPerSeed / run.msPerCandidate
-      run.timesHashlibCPU = result.hashlibCpuMsPerSeed / run.cpuMsPerCandidate
-      result.engines[e].runs[r] = run
+        format: "%.3f ms a seed (CPU %.3f ms), from %.3f to %.3f over %d measurements",
+        result.hashlibMsPerSeed, result.hashlibCpuMsPerSeed, hashlib.map(\.wall).min() ?? 0,
+        hashlib.map(\.wall).max() ?? 0, hashlib.count))
+  for engine in result.engines {
+    for run in engine.runs {
       say(
-        "  \(result.engines[e].engine), \(run.target): "
-          + String(format: "%.2f× hashlib (CPU %.2f×)", run.timesHashlib, run.timesHashlibCPU))
+        "  \(engine.engine), \(run.target): "
+          + String(
+            format: "%.2f× hashlib (CPU %.2f×; hashlib beside it %.3f ms a seed)",
+            run.timesHashlib, run.timesHashlibCPU, run.hashlibMsPerSeed))
     }
   }
   report.recoverEndToEnd = result
