@@ -414,6 +414,24 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     return result
   }
 
+  /// As `apply`: the installation's change, then Radicle's home outside it (opened for reading
+  /// here when the dry run did not take it with the installation, or created).
+  public func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
+    try NodeSession.requireApplicable(plan.change, in: node, creating: directory)
+    guard let outside = plan.radicleOutside else { return }
+    if let home = node?.nested(radicleHome) {
+      return try NodeSession.requireApplicable(outside, in: home, creating: radicleHome)
+    }
+    guard try NodeFileAccess.statusFollowingLinks(radicleHome) != nil else {
+      return try NodeSession.requireApplicable(outside, in: nil, creating: radicleHome)
+    }
+    let home = try NodeSession.engine { () throws(NodeFileError) in
+      try NodeDirectory.openForReading(radicleHome, layout: Radicle.layout)
+    }
+    defer { home.close() }
+    try NodeSession.requireApplicable(outside, in: home, creating: radicleHome)
+  }
+
   static func prefixed(_ change: NodeChange, _ prefix: String) -> NodeChange {
     NodeChange(
       files: change.files.map { .init(prefix + $0.path, $0.bytes, mode: $0.mode, owner: $0.owner) },

@@ -43,6 +43,10 @@ public protocol FreedomNode: Sendable {
   /// Applies `plan` under the lock (the default: `NodeDirectory.apply` of `plan.change`); nil
   /// when the plan changes nothing.
   func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult?
+  /// Throws what `apply` (with the lock the export takes first) would fail on before writing,
+  /// changing nothing: a dry run's check. `node` is the directory opened for reading, or nil
+  /// when the export would create it. The default asks the engine about `plan.change`.
+  func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError)
   /// Whether `state` holds `profile`'s identity.
   func verify(_ state: State, against profile: FreedomProfile, events: (NodeEvent) -> Void)
     throws(NodeError) -> [NodeFinding]
@@ -66,6 +70,10 @@ extension FreedomNode {
   public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
     guard let change = plan.change else { return nil }
     return try NodeSession.apply(change, in: node)
+  }
+
+  public func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
+    try NodeSession.requireApplicable(plan.change, in: node, creating: directory)
   }
 }
 

@@ -130,6 +130,16 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
     return result
   }
 
+  /// As the default, and a running daemon refuses as the export's `apply` would.
+  public func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
+    try NodeSession.requireApplicable(plan.change, in: node, creating: directory)
+    guard plan.change != nil else { return }
+    let lock = try NodeSession.engine { () throws(NodeFileError) in
+      try KuboRepoLock.acquire(repository: directory)
+    }
+    withExtendedLifetime(lock) {}
+  }
+
   // MARK: - Verify
 
   /// One finding "kubo": `Identity.PeerID` and `Identity.PrivKey` of `config`.
@@ -207,6 +217,21 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
       }
       return PlannedAction(path, .replace(before: nil), after: expected)
     }
+  }
+
+  /// What `exportKeyFile` would do, found without writing: the plan, or what the export would
+  /// throw before writing (the refusal, a missing directory, one this user may not write in).
+  public static func dryRunKeyFile(
+    _ path: String, identity: Ed25519Identity, consent: ExportConsent
+  ) throws(NodeError) -> PlannedAction {
+    let action = try planKeyFile(path, identity: identity, consent: consent)
+    if action.kind == .keep { return action }
+    do {
+      try SecureFileWriter.requireWritable(path)
+    } catch {
+      throw .files(NodeFileError(.io, error.description))
+    }
+    return action
   }
 
   /// Writes the libp2p private key protobuf of `identity` to `path` (0600), for

@@ -146,6 +146,16 @@ public enum NodeSession {
     } else {
       (plan, actions) = try planned(node, inputs, consent: consent, events: events)
     }
+    // What the export would fail on before writing (a lock or directory this user may not
+    // write, a running daemon), found without writing.
+    let own = exists ? directory : nil
+    if let own {
+      try NodeFileAccess.within(own) { () throws(NodeError) in
+        try node.requireApplicable(plan, in: own)
+      }
+    } else {
+      try node.requireApplicable(plan, in: nil)
+    }
     // As `export` decides it: a backup when the user consented to replacing or the plan moves
     // state aside, made only when something is there to keep.
     let keepsAside =
@@ -250,6 +260,22 @@ public enum NodeSession {
     } catch {
       if error.code == .recovery { throw .files(error) }
       throw .changeFailed(error, directory: node.path)
+    }
+  }
+
+  /// Throws what locking `node` and applying `change` there would fail on for want of
+  /// permission, changing nothing; with no `node`, what creating the directory `path` would.
+  static func requireApplicable(
+    _ change: NodeChange?, in node: NodeDirectory?, creating path: String
+  )
+    throws(NodeError)
+  {
+    try engine { () throws(NodeFileError) in
+      if let node {
+        try node.requirePermission(toApply: change)
+      } else {
+        try NodeDirectory.requirePermission(toCreate: path)
+      }
     }
   }
 

@@ -161,6 +161,26 @@
       return FileStatus(info)
     }
 
+    /// What `accessat` asks: may create, rename and remove names in a directory.
+    static let mayWriteIn = W_OK | X_OK
+    /// What `accessat` asks: may read and write a file (what a hard link to a file another user
+    /// owns needs, under fs.protected_hardlinks).
+    static let mayReadAndWrite = R_OK | W_OK
+
+    /// `faccessat(2)` of `name` in `directory` with the effective ids, a symbolic link not
+    /// followed: 0 when `mode` is allowed, else the errno (EACCES, EPERM for an immutable
+    /// file, EROFS).
+    static func accessat(_ directory: Int32, _ name: String, _ mode: Int32) -> Int32 {
+      Glibc.faccessat(directory, name, mode, AT_EACCESS | AT_SYMLINK_NOFOLLOW) == 0
+        ? 0 : Glibc.errno
+    }
+
+    /// `access(2)` of a path the user named, links followed, with the effective ids: 0 when
+    /// `mode` is allowed, else the errno.
+    static func access(path: String, _ mode: Int32) -> Int32 {
+      Glibc.faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0 ? 0 : Glibc.errno
+    }
+
     /// `fstatat(2)` of `name` itself (a symbolic link is not followed): nil with errno set.
     static func lstatat(_ directory: Int32, _ name: String) -> FileStatus? {
       var info = stat()

@@ -100,7 +100,7 @@ struct ExportKuboCommand: ParsableCommand {
     if export.dryRun {
       return try ExportText.dryRun(commandPath, target: path, json: export.json) {
         () throws(NodeError) in
-        let action = try Kubo.planKeyFile(path, identity: identity, consent: export.consent)
+        let action = try Kubo.dryRunKeyFile(path, identity: identity, consent: export.consent)
         return ExportText.Plan(target: path, actions: [action], changes: action.kind != .keep)
       }
     }

@@ -35,10 +35,11 @@ struct ExportOptions {
     move aside or keep, the identities before and after, and the backup directory.
     It writes nothing, creates no directory and leaves no lock file; exit 0 when
     the export would succeed, 3 when it would refuse (the same message, every
-    conflict named). A new password typed at the prompt is asked for once, since
-    nothing is encrypted with it; the export itself asks twice. --json prints the
-    plan (with --dry-run) or the result as one JSON object on stdout; an error is
-    one line on stderr and nothing on stdout.
+    conflict named), 1 when it would fail (a lock or directory this user may not
+    write, a running kubo daemon) or the input is wrong. A new password typed at
+    the prompt is asked for once, since nothing is encrypted with it; the export
+    itself asks twice. --json prints the plan (with --dry-run) or the result as one
+    JSON object on stdout; an error is one line on stderr and nothing on stdout.
     """
 
   let forced: Bool

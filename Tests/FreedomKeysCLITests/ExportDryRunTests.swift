@@ -141,7 +141,15 @@ struct ExportDryRunTests {
       return
     }
     if target.name == "kubo key file" {
-      // A key file's directory is the user's; the plan is the same file created.
+      // A key file's directory is the user's: the export does not create it, and the dry run
+      // fails as the export does.
+      #expect(run.status == 1)
+      #expect(run.stdout == "")
+      let export = try fixture.run(target.arguments(path))
+      #expect(export.status == 1)
+      #expect(run.stderr == export.stderr)
+      #expect(run.stderr.contains("the directory for \(path) does not exist"), "\(run.stderr)")
+      // Once it exists, the plan is the same file created.
       try makeDirectory(fixture.path("new"))
       let inside = try fixture.run(target.arguments(path) + ["--dry-run"])
       #expect(inside.status == 0, "\(inside.stderr)")
@@ -235,6 +243,149 @@ struct ExportDryRunTests {
     #expect(stdout.hasPrefix("Dry run, nothing was written; the export would:\n"))
     #expect(stdout.contains("  create  \(fixture.path("Freedom"))/identity/identity-vault.json\n"))
     #expect(!FileManager.default.fileExists(atPath: fixture.path("Freedom")))
+  }
+
+  /// Node directories, not the kubo key file (a file the user names; its directory is no node
+  /// directory to lock).
+  static let directories = DryRunTarget.all.filter { $0.name != "kubo key file" }
+
+  @Test(arguments: directories)
+  func readOnlyDirectoryFailsAsTheExportWould(target: DryRunTarget) throws {
+    let fixture = try ExportFixture()
+    let path = fixture.path("node")
+    try makeDirectory(path)
+    if target.name == "kubo" {
+      _ = try fixture.file("node/config", ExportKuboTests.config(peerID: "", privKey: ""))
+    }
+    let restore = try makeReadOnlyDirectory(path)
+    defer { restore() }
+    let before = try treeSnapshot(fixture.directory.path)
+
+    let dryRun = try fixture.run(target.arguments(path) + ["--dry-run"])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(
+      dryRun.stderr.hasPrefix(
+        "freedom-keys: error: permission denied: could not create the lock file "
+          + "\(path)/.freedom-keys.lock; "), "\(dryRun.stderr)")
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+    // The export fails on the same line.
+    let export = try fixture.run(target.arguments(path))
+    #expect(export.status == 1)
+    #expect(dryRun.stderr == export.stderr)
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+  }
+
+  @Test func currentIdentityInAReadOnlyDirectoryFailsAsTheExportWould() throws {
+    // The export locks the directory even when nothing is to change, so it fails there.
+    let fixture = try ExportFixture()
+    let path = fixture.path("bee")
+    #expect(try fixture.run(["export", "bee", "--data-dir", path]).status == 0)
+    let restore = try makeReadOnlyDirectory(path)
+    defer { restore() }
+    let dryRun = try fixture.run(["export", "bee", "--data-dir", path, "--dry-run"])
+    let export = try fixture.run(["export", "bee", "--data-dir", path])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(export.status == 1)
+    #expect(dryRun.stderr == export.stderr)
+    #expect(dryRun.stderr.contains("could not create the lock file \(path)/.freedom-keys.lock"))
+  }
+
+  @Test(arguments: directories.filter(\.createsTarget))
+  func missingDirectoryInAReadOnlyParentFailsAsTheExportWould(target: DryRunTarget) throws {
+    let fixture = try ExportFixture()
+    let parent = fixture.path("shared")
+    try makeDirectory(parent)
+    let restore = try makeReadOnlyDirectory(parent)
+    defer { restore() }
+    let path = parent + "/new/node"
+    let dryRun = try fixture.run(target.arguments(path) + ["--dry-run"])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(
+      dryRun.stderr.hasPrefix(
+        "freedom-keys: error: permission denied: could not create the directory \(parent)/new; "),
+      "\(dryRun.stderr)")
+    let export = try fixture.run(target.arguments(path))
+    #expect(export.status == 1)
+    #expect(dryRun.stderr == export.stderr)
+    #expect(tree(parent) == [])
+  }
+
+  @Test func readOnlyKeysDirectoryIsNamed() throws {
+    // The lock can be taken, but keys/ cannot be swapped: the export would fail part way (and
+    // undo itself); the dry run names the directory.
+    let fixture = try ExportFixture()
+    let path = fixture.path("bee")
+    try makeDirectory(path + "/keys")
+    let restore = try makeReadOnlyDirectory(path + "/keys")
+    defer { restore() }
+    let before = try treeSnapshot(fixture.directory.path)
+    let dryRun = try fixture.run(["export", "bee", "--data-dir", path, "--dry-run"])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(
+      dryRun.stderr.hasPrefix(
+        "freedom-keys: error: permission denied: could not write in \(path)/keys; check the "
+          + "owner, permissions and attributes (lsattr)"), "\(dryRun.stderr)")
+    #expect(dryRun.stderr.split(separator: "\n").count == 1)
+    #expect(try treeSnapshot(fixture.directory.path) == before)
+    #expect(try fixture.run(["export", "bee", "--data-dir", path]).status == 1)
+  }
+
+  @Test func readOnlyStateDirectoryToMoveAsideIsNamed() throws {
+    // A directory moved to another parent has its `..` rewritten: it must be writable too.
+    let fixture = try ExportFixture()
+    let bee = fixture.path("bee")
+    #expect(try fixture.run(["export", "bee", "--data-dir", bee], other: true).status == 0)
+    try makeDirectory(bee + "/statestore")
+    _ = try fixture.file("bee/statestore/000001.log", "state")
+    let restore = try makeReadOnlyDirectory(bee + "/statestore")
+    defer { restore() }
+    let dryRun = try fixture.run(["export", "bee", "--data-dir", bee, "--dry-run", "--force"])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(
+      dryRun.stderr.hasPrefix(
+        "freedom-keys: error: permission denied: could not write in \(bee)/statestore; "),
+      "\(dryRun.stderr)")
+    let export = try fixture.run(["export", "bee", "--data-dir", bee, "--force"])
+    #expect(export.status == 1)
+    #expect(export.stderr.contains("permission denied"), "\(export.stderr)")
+  }
+
+  @Test func runningKuboDaemonIsRefusedAsTheExportWould() throws {
+    let fixture = try ExportFixture()
+    let repo = fixture.path("ipfs")
+    try makeDirectory(repo)
+    _ = try fixture.file("ipfs/config", ExportKuboTests.config(peerID: "", privKey: ""))
+    _ = try fixture.file("ipfs/repo.lock", "")
+    let release = try ExportKuboTests().holdLock(on: repo + "/repo.lock")
+    defer { release() }
+    let dryRun = try fixture.run(["export", "kubo", "--repo", repo, "--dry-run"])
+    let export = try fixture.run(["export", "kubo", "--repo", repo])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(dryRun.stderr.hasPrefix("freedom-keys: error: a kubo daemon (process "))
+    #expect(dryRun.stderr == export.stderr)
+  }
+
+  @Test func keyFileInAReadOnlyDirectoryFailsAsTheExportWould() throws {
+    let fixture = try ExportFixture()
+    let directory = fixture.path("keys")
+    try makeDirectory(directory)
+    let restore = try makeReadOnlyDirectory(directory)
+    defer { restore() }
+    let arguments = ["export", "kubo", "--key-file", directory + "/ipfs.key"]
+    let dryRun = try fixture.run(arguments + ["--dry-run"])
+    let export = try fixture.run(arguments)
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    #expect(export.status == 1)
+    #expect(dryRun.stderr == export.stderr)
+    #expect(dryRun.stderr.contains("permission denied for \(directory)/ipfs.key"))
+    #expect(tree(directory) == [])
   }
 
   @Test func leavesNoLockFileAndNoBackup() throws {

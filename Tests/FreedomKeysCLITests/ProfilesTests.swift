@@ -68,6 +68,31 @@ struct ProfilesTests {
     #expect(row("radicle staging")?["status"] as? String == "note")
   }
 
+  @Test(arguments: [false, true])
+  func aDryRunFindsARadicleHomeOutsideTheProfileItCannotWrite(homeExists: Bool) throws {
+    // The second transaction (Radicle's home, outside the profile) would fail for want of
+    // permission: the dry run says so as the export does, before anything is written.
+    let fixture = try ExportFixture()
+    let root = try appRoot(fixture)
+    let readOnly = homeExists ? root + "/R/2" : root + "/R"
+    if homeExists { try makeDirectory(readOnly) }
+    let restore = try makeReadOnlyDirectory(readOnly)
+    defer { restore() }
+    let arguments = ["export", "freedom", "--freedom-dir", root + "/Profiles/work"]
+    let before = try treeSnapshot(root)
+    let dryRun = try fixture.run(arguments + ["--dry-run"])
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "")
+    let expected =
+      homeExists
+      ? "could not create the lock file \(root)/R/2/.freedom-keys.lock"
+      : "could not create the directory \(root)/R/2"
+    #expect(
+      dryRun.stderr.hasPrefix("freedom-keys: error: permission denied: \(expected); "),
+      "\(dryRun.stderr)")
+    #expect(try treeSnapshot(root) == before)
+  }
+
   @Test func theDefaultProfileIsTheAppRoot() throws {
     let fixture = try ExportFixture()
     let root = try appRoot(fixture)

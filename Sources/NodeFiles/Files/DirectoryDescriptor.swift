@@ -154,6 +154,20 @@ final class DirectoryDescriptor {
     return status
   }
 
+  /// Whether this user may do `mode` (`Platform.mayWriteIn`, `.mayReadAndWrite`) to what is at
+  /// `relative` ("" is this directory), asked of the system without doing it: nil when allowed
+  /// or when nothing is there, else the errno.
+  func accessRefusal(_ relative: String, _ mode: Int32) throws(NodeFileError) -> Int32? {
+    let code: Int32
+    if relative.isEmpty {
+      code = Platform.accessat(descriptor, ".", mode)
+    } else {
+      guard let (parent, name) = try parentAndName(relative) else { return nil }
+      code = Platform.accessat(parent.descriptor, name, mode)
+    }
+    return code == 0 || code == Platform.noEntry ? nil : code
+  }
+
   /// Creates the directory `relative` with exactly mode 0700 (fchmod, whatever the umask),
   /// given to `owner` when running as root, and flushes it and its parent.
   func makeDirectory(_ relative: String, owner: Owner?) throws(NodeFileError) {

@@ -52,6 +52,30 @@ enum DirectoryPath {
     return made
   }
 
+  /// Throws what `make(path, …)` would fail on for want of permission (or for a prefix that is
+  /// no directory), creating nothing: the first missing prefix must be creatable in the
+  /// directory before it.
+  static func requireCreatable(_ path: String) throws(Failure) {
+    var previous = path.hasPrefix("/") ? "/" : "."
+    var current = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
+      if let status = Platform.statFollowing(path: current) {
+        guard status.isDirectory else { throw .notADirectory(path: current) }
+        previous = current
+        continue
+      }
+      guard Platform.errno == Platform.noEntry else {
+        throw .system(operation: "inspect", path: current, errno: Platform.errno)
+      }
+      let code = Platform.access(path: previous, Platform.mayWriteIn)
+      guard code == 0 else {
+        throw .system(operation: "create the directory", path: current, errno: code)
+      }
+      return
+    }
+  }
+
   /// Gives the directory just made at `path` its owner and exact mode (on it, not on a link
   /// put in its place), and flushes it and its parent.
   private static func finish(_ path: String, mode: UInt32, ownedLikeParent: Bool) throws(Failure) {

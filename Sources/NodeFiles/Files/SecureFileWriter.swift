@@ -53,6 +53,20 @@ public enum SecureFileWriter {
     return nil
   }
 
+  /// Throws what `write(_:to:…)` would fail on before it writes, writing nothing (a dry run's
+  /// check): a path that names no file or a directory, a missing directory or one this user
+  /// may not create files in.
+  public static func requireWritable(_ path: String) throws(SecureFileError) {
+    let (directory, _) = try split(path)
+    if Platform.lstat(path: path)?.isDirectory == true { throw .isADirectory(path: path) }
+    guard let status = Platform.statFollowing(path: directory) else {
+      throw SecureFileError(errno: Platform.errno, path: path, operation: "create")
+    }
+    guard status.isDirectory else { throw .notADirectory(path: path) }
+    let code = Platform.access(path: directory, Platform.mayWriteIn)
+    if code != 0 { throw SecureFileError(errno: code, path: path, operation: "create") }
+  }
+
   /// Writes `bytes` to `path` with permissions `mode`: a temporary file in the same directory
   /// (created exclusively with mode 0600, set to `mode` once filled), written, `fsync`ed and renamed
   /// over `path`, then the directory is `fsync`ed. On failure the temporary file is removed and

@@ -64,6 +64,8 @@ public final class NodeDirectory {
   /// The locks this value holds, released by `close` in reverse order.
   private var locks: [NodeDirectoryLock] = []
   private var isLocked = false
+  /// Why this user could not lock the directory (it was opened for reading only).
+  private var lockRefusal: NodeFileError?
   /// The directories `open` created (outermost first), removed again by `close(keep: false)`
   /// when nothing was written.
   private var created: [String] = []
@@ -226,12 +228,14 @@ public final class NodeDirectory {
         directory.isLocked = true
         return directory
       }
-      if let lock = try NodeDirectoryLock.acquire(
-        root, timeout: timeout, readOnlyIsFine: readOnlyIsFine)
-      {
+      switch try NodeDirectoryLock.attempt(root, timeout: timeout) {
+      case .locked(let lock):
         locks.append(lock)
         seen.append(status)
         directory.isLocked = true
+      case .readOnly(let refusal):
+        guard readOnlyIsFine else { throw refusal }
+        directory.lockRefusal = refusal
       }
       return directory
     }
@@ -417,6 +421,103 @@ public final class NodeDirectory {
     result.warnings += warnings
     warnings = []
     return result
+  }
+
+  // MARK: - What a change would need
+
+  /// Throws what locking and applying `change` (nil: nothing to change, but an export still
+  /// locks) would fail on for want of permission, writing nothing: for a dry run of a
+  /// directory opened for reading. It asks the system (`faccessat`, the effective ids) about
+  /// each directory `apply` creates names in or moves a directory out of, and each file it
+  /// keeps a hard link to; it does not foresee a full disk or a file another run changes
+  /// meanwhile.
+  public func requirePermission(toApply change: NodeChange?) throws(NodeFileError) {
+    guard isLocked else {
+      throw lockRefusal
+        ?? NodeFileError(
+          .io,
+          "permission denied: this user cannot lock \(path) to change it; check its owner and "
+            + "permissions")
+    }
+    guard let change else { return }
+    try validate(change)
+    var asked: Set<String> = []
+    func mayWrite(in relative: String) throws(NodeFileError) {
+      guard asked.insert(relative).inserted,
+        let code = try root.accessRefusal(relative, Platform.mayWriteIn)
+      else { return }
+      throw .system("write in", full(relative), code)
+    }
+    func mayLink(_ relative: String, _ status: FileStatus) throws(NodeFileError) {
+      // fs.protected_hardlinks: a link to another user's file needs read and write access.
+      guard !Platform.isRoot, status.owner != Platform.effectiveUser,
+        let code = try root.accessRefusal(relative, Platform.mayReadAndWrite)
+      else { return }
+      throw .system("keep", full(relative), code)
+    }
+    /// Asks about the directory `relative` is created or renamed in: its nearest parent that
+    /// exists (one that is no directory `apply` refuses with its own message).
+    func mayWrite(inParentOf relative: String) throws(NodeFileError) {
+      var parent = NodePath.parent(relative)
+      while parent != "." {
+        if let status = try root.status(parent) {
+          guard status.isDirectory else { return }
+          break
+        }
+        parent = NodePath.parent(parent)
+      }
+      try mayWrite(in: parent == "." ? "" : parent)
+    }
+
+    // The staging and aside directories and the intent record are made in the directory.
+    try mayWrite(in: "")
+    let identity = layout.identityDirectory
+    for name in change.removing {
+      guard let status = try root.status(name) else { continue }
+      try mayWrite(inParentOf: name)
+      // A directory moved to another parent has its `..` rewritten.
+      if status.isDirectory { try mayWrite(in: name) }
+    }
+    var identityAsked = false
+    for file in change.files {
+      if let identity, file.path.hasPrefix(identity + "/") {
+        guard !identityAsked else { continue }
+        identityAsked = true
+        try mayWrite(inParentOf: identity)
+        guard let status = try root.status(identity), status.isDirectory else { continue }
+        try mayWrite(in: identity)
+        // Its other files are linked into the new identity directory, as `apply` stages it.
+        let replaced = Set(change.files.map(\.path) + change.removing)
+        for name in try root.names(identity)
+        where !replaced.contains(identity + "/" + name)
+          && !layout.isStaleTemporary(name, in: identity)
+        {
+          let relative = identity + "/" + name
+          if let status = try root.status(relative), status.isRegularFile {
+            try mayLink(relative, status)
+          }
+        }
+        continue
+      }
+      try mayWrite(inParentOf: file.path)
+      if let status = try root.status(file.path), status.isRegularFile {
+        try mayLink(file.path, status)
+      }
+    }
+  }
+
+  /// Throws what `open(path, create: true)` would fail on when creating the missing directory
+  /// `path` (links in it followed, as it follows them), creating nothing.
+  public static func requirePermission(toCreate path: String) throws(NodeFileError) {
+    do throws(DirectoryPath.Failure) {
+      try DirectoryPath.requireCreatable(path)
+    } catch {
+      switch error {
+      case .notADirectory(let prefix):
+        throw NodeFileError(.unexpectedFile, "\(prefix) is not a directory")
+      case .system(let operation, let prefix, let code): throw .system(operation, prefix, code)
+      }
+    }
   }
 
   /// Refuses a change that names a path outside the directory or one of the engine's own.

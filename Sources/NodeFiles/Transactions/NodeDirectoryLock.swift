@@ -41,6 +41,26 @@ public final class NodeDirectoryLock {
     _ directory: DirectoryDescriptor, timeout: Double = defaultTimeout,
     readOnlyIsFine: Bool = false
   ) throws(NodeFileError) -> NodeDirectoryLock? {
+    switch try attempt(directory, timeout: timeout) {
+    case .locked(let lock): return lock
+    case .readOnly(let refusal):
+      if readOnlyIsFine { return nil }
+      throw refusal
+    }
+  }
+
+  /// What locking an open directory came to.
+  enum Attempt {
+    case locked(NodeDirectoryLock)
+    /// This user cannot create the lock file there (permissions, an immutable directory, a
+    /// read-only file system): the error a change there fails with.
+    case readOnly(NodeFileError)
+  }
+
+  /// Locks `directory`, or says why this user cannot; any other failure throws.
+  static func attempt(_ directory: DirectoryDescriptor, timeout: Double = defaultTimeout)
+    throws(NodeFileError) -> Attempt
+  {
     let path = directory.full(fileName)
     let deadline = Platform.now() + timeout
     while true {
@@ -50,11 +70,10 @@ public final class NodeDirectoryLock {
         Platform.readWrite | Platform.create | Platform.noFollow | Platform.nonBlocking, 0o600)
       guard descriptor >= 0 else {
         let code = Platform.errno
-        if readOnlyIsFine,
-          code == Platform.accessDenied || code == Platform.readOnlyFileSystem
-            || code == Platform.notPermitted
+        if code == Platform.accessDenied || code == Platform.readOnlyFileSystem
+          || code == Platform.notPermitted
         {
-          return nil
+          return .readOnly(.system("create the lock file", path, code))
         }
         if code == Platform.symbolicLinkLoop {
           throw NodeFileError(
@@ -74,7 +93,7 @@ public final class NodeDirectoryLock {
         if let current = Platform.lstatat(directory.descriptor, fileName),
           current.isSameFile(as: locked)
         {
-          return NodeDirectoryLock(parent: directory, descriptor: descriptor)
+          return .locked(NodeDirectoryLock(parent: directory, descriptor: descriptor))
         }
         _ = Platform.close(descriptor)
         continue
