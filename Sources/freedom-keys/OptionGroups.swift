@@ -50,8 +50,6 @@ struct ExportOptions {
     forced = arguments.flag(Self.force(help: ""))
     dryRun = arguments.flag(Self.dryRun)
     json = arguments.flag(Self.json)
-    // Nothing is encrypted with a new password a dry run reads: asking twice guards nothing.
-    if dryRun { SecretInput.passwordsAreNew = false }
   }
 
   /// What the user agreed the export may replace.

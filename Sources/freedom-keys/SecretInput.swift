@@ -78,8 +78,8 @@ enum SecretInput {
   static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
   /// Whether every password this run reads from "-" or the terminal is a new one: set once by
-  /// `MnemonicOptions` for the `export` commands (everything they are given a password for,
-  /// they encrypt with it), before anything is read.
+  /// `MnemonicOptions` for the `export` commands but their dry runs (everything they are given
+  /// a password for, they encrypt with it), before anything is read.
   nonisolated(unsafe) static var passwordsAreNew = false
 
   /// Whether `source` is read as a new secret: asked twice at the prompt.
