@@ -140,19 +140,28 @@ enum NodeText {
     _ conflicts: [NodeConflict], antNonce: AntIdentity.NonceRule = .zero,
     consent: ExportConsent = ExportConsent()
   ) -> String {
-    let hint = DesktopText.consentHint(
-      conflicts, consent: consent,
-      single: conflicts.count == 1
-        ? hint(conflicts[0], antNonce: antNonce) : "--force replaces it and the others named")
+    // What --force would still have to cover (a vault --replace-vault covers is named too).
+    let pending = conflicts.filter { !consent.covers($0) }
+    let single =
+      switch pending.count {
+      case 1:
+        hint(pending[0], antNonce: antNonce, it: conflicts.count == 1 ? "it" : "the node key named")
+      case conflicts.count: "--force replaces it and the others named"
+      default: "--force replaces the node keys named"
+      }
+    let hint = DesktopText.consentHint(conflicts, consent: consent, single: single)
     return conflicts.map(describe).joined(separator: "; ") + "; nothing was written (\(hint))"
   }
 
-  private static func hint(_ conflict: NodeConflict, antNonce: AntIdentity.NonceRule) -> String {
+  /// The hint for one conflict, `it` naming it.
+  private static func hint(
+    _ conflict: NodeConflict, antNonce: AntIdentity.NonceRule, it: String
+  ) -> String {
     switch conflict.found {
-    case .antdOwnIdentity: "--force removes it"
+    case .antdOwnIdentity: "--force removes \(it)"
     case .sameKeyRunDifferently:
       "--force writes the file afresh with \(antNonceName(antNonce)) and no libp2p_keypair"
-    default: "--force replaces it"
+    default: "--force replaces \(it)"
     }
   }
 

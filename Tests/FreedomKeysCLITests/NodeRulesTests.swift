@@ -144,6 +144,22 @@ struct NodeRulesTests {
         "\(forced.stderr)")
       #expect(forced.stderr.split(separator: "\n").count == 1)
     }
+    // --replace-vault alone: the hint names only --force, and what it covers.
+    for dryRun in [false, true] {
+      let vaultOnly = try fixture.run(
+        [
+          "export", "freedom", "--user-data", userData, "--vault-password-file", vaultPassword,
+          "--replace-vault",
+        ] + (dryRun ? ["--dry-run"] : []))
+      #expect(vaultOnly.status == (dryRun ? 3 : 1))
+      #expect(vaultOnly.stdout == "")
+      #expect(
+        vaultOnly.stderr.contains("\(userData)/identity/identity-vault.json holds another vault"))
+      #expect(
+        vaultOnly.stderr.hasSuffix("; nothing was written (--force removes the node key named)\n"),
+        "\(vaultOnly.stderr)")
+      #expect(vaultOnly.stderr.split(separator: "\n").count == 1)
+    }
   }
 
   @Test func verifyAntdDir() throws {
