@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// The options given to one command, after the command line was checked against its configuration.
 struct ParsedArguments {
   /// `freedom-keys derive`, for messages and help hints.
@@ -188,7 +190,8 @@ enum ArgumentParser {
       let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
       guard let option = command.configuration.options.first(where: { $0.isNamed(name) }) else {
         // Only the name: whatever follows '=' could be a secret typed in the wrong place.
-        throw parsed.usage("unknown option '--\(name)'")
+        throw parsed.usage(
+          "unknown option '--\(name)'" + hint(forUnknown: name, command.configuration.options))
       }
       if let earlier = parsed.spellings[option.name] {
         guard earlier != name else {
@@ -225,19 +228,50 @@ enum ArgumentParser {
     return parsed
   }
 
+  /// What to say after "unknown option '--name'": a secret's option (`--mnemonic`) points to
+  /// the file option that reads it; a near miss (`--data-dri`) names the nearest option.
+  static func hint(forUnknown name: String, _ options: [Option]) -> String {
+    if let file = options.first(where: { $0.isNamed(name + "-file") }) {
+      return
+        ": a secret is never taken on the command line (it would land in shell history and "
+        + "`ps`); put it in a file and pass --\(file.name) PATH, or pipe it with --\(file.name) -"
+    }
+    return didYouMean(name, among: options.flatMap { [$0.name] + $0.aliases }, prefix: "--")
+  }
+
+  /// ": did you mean 'x'?" naming the nearest of `names` to `typed`, as recover's word hints
+  /// rank them: a small edit distance, or the start of a longer name (`--bee` for
+  /// `--bee-dir`); "" when none is near.
+  static func didYouMean(_ typed: String, among names: [String], prefix: String = "") -> String {
+    let letters = Array(typed.lowercased())
+    let limit = letters.count <= 4 ? 1 : 2
+    let ranked = names.map { name in
+      let distance = Wordlist.editDistance(letters, Array(name), limit: limit)
+      let extends = letters.count >= 3 && name.hasPrefix(String(letters) + "-")
+      return (name: name, distance: extends ? min(distance, 1) : distance)
+    }
+    guard let best = ranked.map(\.distance).min(), best <= limit else { return "" }
+    let nearest = ranked.filter { $0.distance == best }.map { "'\(prefix)\($0.name)'" }
+    return ": did you mean \(nearest.joined(separator: " or "))?"
+  }
+
   /// The error for arguments no option claimed. Never echoes them where they may be a mnemonic.
   private static func unexpected(
     _ positionals: [String], command: any ParsableCommand.Type, parsed: ParsedArguments
   ) -> CLIError {
-    if command.readsMnemonic {
+    let subcommands = command.configuration.subcommands.map { $0.configuration.name }
+    // One word near a subcommand is a mistyped command (`recover colect`), never a mnemonic.
+    let nearMiss =
+      positionals.count == 1 ? didYouMean(positionals[0], among: subcommands) : ""
+    if command.readsMnemonic, nearMiss.isEmpty {
       return parsed.usage(
         "the mnemonic is never accepted on the command line (it would land in shell history and `ps`): "
           + "put it in a file and pass --mnemonic-file PATH, or pipe it with --mnemonic-file -")
     }
-    if !command.configuration.subcommands.isEmpty {
+    if !subcommands.isEmpty {
       // One word is a mistyped command; several could be a mnemonic, so they are not repeated.
-      return parsed.usage(
-        positionals.count == 1 ? "unknown command '\(positionals[0])'" : "unknown command")
+      guard positionals.count == 1 else { return parsed.usage("unknown command") }
+      return parsed.usage("unknown command '\(positionals[0])'" + nearMiss)
     }
     return parsed.usage("unexpected argument '\(positionals[0])'")
   }

@@ -106,7 +106,10 @@ struct HelpTests {
   }
 
   @Test(arguments: [
-    (["help", "derve"], "unknown command 'derve' (see 'freedom-keys --help')"),
+    (
+      ["help", "derve"],
+      "unknown command 'derve': did you mean 'derive'? (see 'freedom-keys --help')"
+    ),
     (["help", "export", "ipfs"], "unknown command 'ipfs' (see 'freedom-keys export --help')"),
     (["help", "derive", "--json"], "unknown option '--json' (see 'freedom-keys help --help')"),
     (["help", "derive", "extra"], "unknown command 'extra' (see 'freedom-keys help --help')"),
