@@ -209,9 +209,9 @@ enum ArgumentParser {
         guard inlineValue == nil else { throw parsed.usage("--\(name) does not take a value") }
         parsed.flags.insert(option.name)
       } else if let inlineValue {
-        parsed.values[option.name] = inlineValue
+        parsed.values[option.name] = try Self.path(inlineValue, of: option, given: name, parsed)
       } else if let next = rest.first, !next.hasPrefix("--") {
-        parsed.values[option.name] = next
+        parsed.values[option.name] = try Self.path(next, of: option, given: name, parsed)
         rest = rest.dropFirst()
       } else {
         throw parsed.usage("missing value for \(option.synopsis)")
@@ -226,6 +226,23 @@ enum ArgumentParser {
     }
     if !positionals.isEmpty { throw unexpected(positionals, command: command, parsed: parsed) }
     return parsed
+  }
+
+  /// `value` unchanged, unless it is a path (`<path>`, `<file>`, `<dir>`) that begins with a
+  /// '~' the shell left alone (after '=', or quoted): then freedom-keys would make a directory
+  /// named '~' where the user meant their home.
+  private static func path(
+    _ value: String, of option: Option, given name: String, _ parsed: ParsedArguments
+  ) throws(CLIError) -> String {
+    guard ["path", "file", "dir"].contains(option.valueName), value.hasPrefix("~") else {
+      return value
+    }
+    let user = value.dropFirst().prefix { $0 != "/" }
+    let home = user.isEmpty ? "$HOME" + value.dropFirst() : "the full path of \(user)'s home"
+    throw parsed.usage(
+      "--\(name) '\(value)' begins with '~', which the shell did not expand (it does not after "
+        + "'=' or in quotes): write \(home), or ./\(value) for a directory named "
+        + "'~\(user)'")
   }
 
   /// What to say after "unknown option '--name'": a secret's option (`--mnemonic`) points to

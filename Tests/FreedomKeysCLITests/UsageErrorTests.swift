@@ -113,6 +113,28 @@ struct UsageErrorTests {
   }
 
   @Test(arguments: [
+    (["export", "bee", "--data-dir=~/bee"], "--data-dir '~/bee'", "$HOME/bee", "./~/bee", "~"),
+    (["verify", "--bee-dir", "~"], "--bee-dir '~'", "$HOME", "./~", "~"),
+    (
+      ["derive", "--mnemonic-file=~alice/words.txt"], "--mnemonic-file '~alice/words.txt'",
+      "the full path of alice's home", "./~alice/words.txt", "~alice"
+    ),
+  ])
+  func aTildeTheShellLeftIsNotTakenForADirectory(
+    arguments: [String], given: String, home: String, literal: String, name: String
+  ) throws {
+    // `--data-dir=~/bee` reaches us as it is: taken as given, it would make ./~/bee.
+    let run = try CLI.run(arguments)
+    #expect(run.status == 2)
+    #expect(run.stdout == "")
+    #expect(
+      run.stderr.hasPrefix(
+        "freedom-keys: error: \(given) begins with '~', which the shell did not expand (it does "
+          + "not after '=' or in quotes): write \(home), or \(literal) for a directory named "
+          + "'\(name)' (see 'freedom-keys "), "\(run.stderr)")
+  }
+
+  @Test(arguments: [
     (["derive", "--mnemonic", "x"], "mnemonic", "derive"),
     (["export", "bee", "--password", "x"], "password", "export bee"),
     (["derive", "--passphrase", "x"], "passphrase", "derive"),
