@@ -245,10 +245,15 @@ enum ArgumentParser {
         + "'~\(user)'")
   }
 
+  /// The secrets read from a `--<name>-file`, never from an option's value.
+  private static let secrets: Set<String> = [
+    "mnemonic", "passphrase", "password", "vault-password",
+  ]
+
   /// What to say after "unknown option '--name'": a secret's option (`--mnemonic`) points to
   /// the file option that reads it; a near miss (`--data-dri`) names the nearest option.
-  static func hint(forUnknown name: String, _ options: [Option]) -> String {
-    if let file = options.first(where: { $0.isNamed(name + "-file") }) {
+  private static func hint(forUnknown name: String, _ options: [Option]) -> String {
+    if secrets.contains(name), let file = options.first(where: { $0.isNamed(name + "-file") }) {
       return
         ": a secret is never taken on the command line (it would land in shell history and "
         + "`ps`); put it in a file and pass --\(file.name) PATH, or pipe it with --\(file.name) -"
@@ -259,7 +264,9 @@ enum ArgumentParser {
   /// ": did you mean 'x'?" naming the nearest of `names` to `typed`, as recover's word hints
   /// rank them: a small edit distance, or the start of a longer name (`--bee` for
   /// `--bee-dir`); "" when none is near.
-  static func didYouMean(_ typed: String, among names: [String], prefix: String = "") -> String {
+  private static func didYouMean(_ typed: String, among names: [String], prefix: String = "")
+    -> String
+  {
     let letters = Array(typed.lowercased())
     let limit = letters.count <= 4 ? 1 : 2
     let ranked = names.map { name in
