@@ -101,6 +101,11 @@ struct UsageErrorTests {
     (
       ["export", "ant", "--frce"], "unknown option '--frce': did you mean '--force'?", "export ant"
     ),
+    // An output path is no secret: only the nearest name.
+    (
+      ["export", "kubo", "--key", "k"], "unknown option '--key': did you mean '--key-file'?",
+      "export kubo"
+    ),
     // Nothing near: no guess.
     (["export", "bee", "--color"], "unknown option '--color'", "export bee"),
   ])
