@@ -138,6 +138,8 @@ struct RecoverCommand: ParsableCommand {
   let allowsSwap: Bool
   let typoCount: Int
   let accountCount: Int
+  /// Whether an --address is looked for at --accounts' paths (not at --path's).
+  let addressByAccounts: Bool
   let givenTargets: [RecoveryTarget]
   let directories: [(option: Option, path: String)]
   let threadCount: Int
@@ -222,6 +224,7 @@ struct RecoverCommand: ParsableCommand {
       }
     }
 
+    addressByAccounts = arguments.value(Self.address) != nil && paths == nil
     var targets: [RecoveryTarget] = []
     if let text = arguments.value(Self.address) {
       do {
@@ -339,6 +342,21 @@ struct RecoverCommand: ParsableCommand {
 
   /// Whether several passphrases are tried (the matching one is written beside --out).
   var searchesPassphrases: Bool { candidatesPath != nil || passphraseTypoCount != nil }
+
+  /// What else than the words could explain no match: an address of a later account, a BIP-39
+  /// passphrase; nil when the search covers both.
+  var otherExplanations: String? {
+    var reasons: [String] = []
+    if addressByAccounts {
+      reasons.append(
+        "an address of an account beyond the \(accountCount) tried (--accounts N or --path "
+          + "TEMPLATE)")
+    }
+    if input.passphrasePath == nil, !searchesPassphrases {
+      reasons.append("a BIP-39 passphrase (--passphrase-file or --passphrase-candidates FILE)")
+    }
+    return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+  }
 
   /// The passphrases to try: the candidates file's lines, the remembered passphrase's edits,
   /// or the one passphrase (empty without --passphrase-file).
@@ -489,6 +507,13 @@ struct RecoverCommand: ParsableCommand {
           throw CLIError.interrupted(
             "stopped after --max-hours \(maxHoursText) before phase \(index + 2) of "
               + "\(phases.count): " + resumeHint)
+        }
+        if index + 2 == phases.count, let otherExplanations {
+          // The last phase is the widest by far: say, before it, what else could explain the
+          // likelier phases' finding nothing.
+          Output.standardError(
+            "the likelier phases found nothing; if the phrase is nearly right, the targets may "
+              + "be what differs: \(otherExplanations)\n")
         }
         continue
       }
@@ -694,7 +719,11 @@ struct RecoverCommand: ParsableCommand {
         ? "all \(Self.grouped(candidates)) candidates"
         : "\(Self.grouped(progress.candidates)) of \(Self.grouped(candidates)) candidates"
       let phases = phase.map { "all \($0.1) phases searched, the last of " } ?? ""
-      // Every phrase may be right and the seed another passphrase's.
+      // Every phrase may be right and the target elsewhere, or the seed another passphrase's.
+      let accounts =
+        addressByAccounts
+        ? " (an address may be of an account beyond the \(accountCount) tried: --accounts N or "
+          + "--path TEMPLATE)" : ""
       let passphrase =
         input.passphrasePath == nil && !searchesPassphrases
         ? "; a BIP-39 passphrase could explain it: give --passphrase-file (or "
@@ -703,7 +732,7 @@ struct RecoverCommand: ParsableCommand {
         "no candidate matched the targets: \(phases)\(searched) "
           + "(\(Self.grouped(progress.checksumValid)) checksum-valid) were searched; widen the "
           + "search (--typos, --swaps, --missing, --extra, more ? words) or check the targets"
-          + passphrase)
+          + accounts + passphrase)
     }
   }
 

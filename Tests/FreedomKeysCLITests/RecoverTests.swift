@@ -145,8 +145,16 @@ struct RecoverTests {
       run.stderr.hasSuffix(
         "freedom-keys: error: no candidate matched the targets: all 15 candidates (1 checksum-valid) "
           + "were searched; widen the search (--typos, --swaps, --missing, --extra, more ? words) "
-          + "or check the targets; a BIP-39 passphrase could explain it: give --passphrase-file "
-          + "(or --passphrase-candidates FILE)\n"))
+          + "or check the targets (an address may be of an account beyond the 3 tried: "
+          + "--accounts N or --path TEMPLATE); a BIP-39 passphrase could explain it: give "
+          + "--passphrase-file (or --passphrase-candidates FILE)\n"))
+    // With --path the paths are the user's: no account to suggest.
+    let paths = try recover([
+      "--address", address, "--typos", "0", "--path", "m/44'/60'/0'/0/{0-1}",
+    ])
+    #expect(paths.status == 4)
+    #expect(paths.stderr.contains("or check the targets; a BIP-39 passphrase could explain it"))
+    #expect(!paths.stderr.contains("--accounts"))
   }
 
   @Test func countsWithoutTargets() throws {
