@@ -116,6 +116,52 @@ struct RecoverDamageTests {
     #expect(!shard.stderr.contains("phase"))
   }
 
+  /// Before the last, widest phase, stderr says what else than the words could explain the
+  /// likelier phases' finding nothing: here an address of MetaMask's sixth account (index 5).
+  @Test func beforeTheLastPhaseTheTargetsAreQuestioned() throws {
+    let derived = try CLI.run(
+      ["derive", "--mnemonic-file", "-", "--path", "m/44'/60'/0'/0/5", "--json"],
+      stdin: Self.truth)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(derived.stdout.utf8)) as? [String: Any])
+    let address = try #require(object["address"] as? String)
+    // 11 words: phase 1 of 2 (one missing word) is 24,576 candidates, phase 2 hours.
+    let directory = try TemporaryDirectory()
+    let words = try directory.file(
+      "words.txt", Self.truth.split(separator: " ").dropLast().joined(separator: " ") + "\n")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = [
+      "recover", "--mnemonic-file", words, "--address", address, "--threads", "2",
+    ]
+    let error = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    var stderr = ""
+    while !stderr.contains("phase 2 of 2:") {
+      let chunk = error.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      stderr += String(decoding: chunk, as: UTF8.self)
+    }
+    process.terminate()
+    process.waitUntilExit()
+    #expect(
+      stderr.contains(
+        "phase 1 of 2 (one missing word): no match in 24,576 candidates\n"
+          + "the likelier phases found nothing; if the phrase is nearly right, the targets may "
+          + "be what differs: an address of an account beyond the 3 tried (--accounts N or "
+          + "--path TEMPLATE); a BIP-39 passphrase (--passphrase-file or --passphrase-candidates "
+          + "FILE)\nphase 2 of 2: one missing word and one wrong word\n"), "\(stderr)")
+    // The hint was right: with --accounts 6 the first phase finds it.
+    let found = try recover(
+      ["--address", address, "--accounts", "6"],
+      stdin: Self.truth.split(separator: " ").dropLast().joined(separator: " ") + "\n")
+    #expect(found.status == 0, "\(found.stderr)")
+    #expect(found.stdout.contains("matched metamask[5].address"), "\(found.stdout)")
+    #expect(!found.stderr.contains("likelier"))
+  }
+
   @Test func maxHoursStopsResumably() throws {
     let directory = try TemporaryDirectory()
     let checkpoint = directory.url.appendingPathComponent("progress.json").path
