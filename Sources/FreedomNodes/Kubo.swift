@@ -119,9 +119,7 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   /// cannot start in between; a config changed since it was read is not overwritten.
   public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
     guard let change = plan.change else { return nil }
-    let lock = try NodeSession.engine { () throws(NodeFileError) in
-      try KuboRepoLock.acquire(repository: directory)
-    }
+    let lock = try repositoryLock()
     guard let current = try NodeFileAccess.read(configPath), current == plan.basis else {
       throw .changedWhileChecked(path: configPath)
     }
@@ -134,10 +132,14 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   public func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
     try NodeSession.requireApplicable(plan.change, in: node, creating: directory)
     guard plan.change != nil else { return }
-    let lock = try NodeSession.engine { () throws(NodeFileError) in
+    withExtendedLifetime(try repositoryLock()) {}
+  }
+
+  /// kubo's own repository lock, or the refusal naming the daemon that holds it.
+  private func repositoryLock() throws(NodeError) -> KuboRepoLock? {
+    try NodeSession.engine { () throws(NodeFileError) in
       try KuboRepoLock.acquire(repository: directory)
     }
-    withExtendedLifetime(lock) {}
   }
 
   // MARK: - Verify

@@ -343,6 +343,9 @@ struct RecoverCommand: ParsableCommand {
   /// Whether several passphrases are tried (the matching one is written beside --out).
   var searchesPassphrases: Bool { candidatesPath != nil || passphraseTypoCount != nil }
 
+  /// Whether the seed could be another passphrase's: none was given or searched.
+  var passphraseMayExplain: Bool { input.passphrasePath == nil && !searchesPassphrases }
+
   /// What else than the words could explain no match: an address of a later account, a BIP-39
   /// passphrase; nil when the search covers both.
   var otherExplanations: String? {
@@ -352,7 +355,7 @@ struct RecoverCommand: ParsableCommand {
         "an address of an account beyond the \(accountCount) tried (--accounts N or --path "
           + "TEMPLATE)")
     }
-    if input.passphrasePath == nil, !searchesPassphrases {
+    if passphraseMayExplain {
       reasons.append("a BIP-39 passphrase (--passphrase-file or --passphrase-candidates FILE)")
     }
     return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
@@ -725,7 +728,7 @@ struct RecoverCommand: ParsableCommand {
         ? " (an address may be of an account beyond the \(accountCount) tried: --accounts N or "
           + "--path TEMPLATE)" : ""
       let passphrase =
-        input.passphrasePath == nil && !searchesPassphrases
+        passphraseMayExplain
         ? "; a BIP-39 passphrase could explain it: give --passphrase-file (or "
           + "--passphrase-candidates FILE)" : ""
       throw CLIError.notFound(

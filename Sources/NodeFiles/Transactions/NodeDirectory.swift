@@ -273,11 +273,15 @@ public final class NodeDirectory {
     do throws(DirectoryPath.Failure) {
       return try DirectoryPath.make(path, mode: 0o700, ownedLikeParent: true)
     } catch {
-      switch error {
-      case .notADirectory(let prefix):
-        throw NodeFileError(.unexpectedFile, "\(prefix) is not a directory")
-      case .system(let operation, let prefix, let code): throw .system(operation, prefix, code)
-      }
+      throw nodeFileError(error)
+    }
+  }
+
+  /// A failure of `DirectoryPath`, worded as the engine's.
+  private static func nodeFileError(_ failure: DirectoryPath.Failure) -> NodeFileError {
+    switch failure {
+    case .notADirectory(let prefix): NodeFileError(.unexpectedFile, "\(prefix) is not a directory")
+    case .system(let operation, let prefix, let code): .system(operation, prefix, code)
     }
   }
 
@@ -304,12 +308,7 @@ public final class NodeDirectory {
   /// run and the error says so.
   @discardableResult
   public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
-    guard isLocked else {
-      throw NodeFileError(
-        .io,
-        "permission denied: this user cannot lock \(path) to change it; check its owner and "
-          + "permissions")
-    }
+    guard isLocked else { throw lockDenied }
     var change = change
     if change.backup == nil { change.backup = defaultBackup }
     try validate(change)
@@ -432,13 +431,7 @@ public final class NodeDirectory {
   /// keeps a hard link to; it does not foresee a full disk or a file another run changes
   /// meanwhile.
   public func requirePermission(toApply change: NodeChange?) throws(NodeFileError) {
-    guard isLocked else {
-      throw lockRefusal
-        ?? NodeFileError(
-          .io,
-          "permission denied: this user cannot lock \(path) to change it; check its owner and "
-            + "permissions")
-    }
+    guard isLocked else { throw lockRefusal ?? lockDenied }
     guard let change else { return }
     try validate(change)
     var asked: Set<String> = []
@@ -512,12 +505,16 @@ public final class NodeDirectory {
     do throws(DirectoryPath.Failure) {
       try DirectoryPath.requireCreatable(path)
     } catch {
-      switch error {
-      case .notADirectory(let prefix):
-        throw NodeFileError(.unexpectedFile, "\(prefix) is not a directory")
-      case .system(let operation, let prefix, let code): throw .system(operation, prefix, code)
-      }
+      throw nodeFileError(error)
     }
+  }
+
+  /// A change in a directory this run could not lock.
+  private var lockDenied: NodeFileError {
+    NodeFileError(
+      .io,
+      "permission denied: this user cannot lock \(path) to change it; check its owner and "
+        + "permissions")
   }
 
   /// Refuses a change that names a path outside the directory or one of the engine's own.
