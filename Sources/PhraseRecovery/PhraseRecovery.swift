@@ -133,7 +133,11 @@ package final class PhraseRecovery: Sendable {
           foundEarlier: true)
       }
     }
-    let start = progress ?? RecoveryProgress(searchHash: searchHash)
+    let start =
+      progress
+      ?? RecoveryProgress(
+        searchHash: searchHash,
+        shard: (configuration.shardIndex, configuration.shardCount), shape: shapeHash)
     // Fewer chunks left than four a thread (a small search, a phrase with few passphrases):
     // each is cut into slices the threads share, and done when its last slice is.
     let undone = max(1, chunkCount - start.doneBelow - start.doneChunks.count)
@@ -584,11 +588,10 @@ package final class PhraseRecovery: Sendable {
     return SHA256.hash(bytes)
   }
 
-  /// SHA-256 of what a search is that every shard shares and that holds no word and no
+  /// SHA-256 of the shape of a search that every shard shares and that holds no word and no
   /// passphrase: the language, the word count, the damage models, the number of candidates and
-  /// the targets (public data). The shards of one search agree on it; a search of another
-  /// shape or against other targets does not.
-  package var publicSearchHash: [UInt8] {
+  /// the targets (public data). A checkpoint keeps it, to say what changed when it does not fit.
+  package var shapeHash: [UInt8] {
     var bytes = Array("freedom-keys recover shards 1\0".utf8)
     func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
     bytes += Array(search.phrase.language.rawValue.utf8) + [0]
@@ -599,6 +602,42 @@ package final class PhraseRecovery: Sendable {
     Self.appendTargets(targets, to: &bytes)
     return SHA256.hash(bytes)
   }
+
+  /// The hash the part results of one search share: the shape, and the words and passphrases
+  /// as remembered through PBKDF2-HMAC-SHA512 at 64 times a seed's iterations, so that a part
+  /// of a search whose words or passphrases changed is told apart, while guessing them from it
+  /// costs more than checking a candidate against the targets does.
+  package var publicSearchHash: [UInt8] {
+    let shape = shapeHash
+    let sets = search.phrase.sets
+    let label = Array("words\0".utf8)
+    let words = SecureBytes(count: label.count + sets.count * Wordlist.wordCount / 8) { buffer in
+      buffer.copyBytes(from: label)
+      var offset = label.count
+      for set in sets {
+        for word in set.bits {
+          withUnsafeBytes(of: word.littleEndian) {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + 8)]).copyMemory(
+              from: $0)
+          }
+          offset += 8
+        }
+      }
+    }
+    let password =
+      words
+      + (passphrases.source == .single
+        ? passphrases.salt(0) : SecureBytes(passphrases.digest(key: SecureBytes(shape))))
+    let digest = PBKDF2.hmacSHA512(
+      password: password, salt: Array("freedom-keys recover parts 1\0".utf8) + shape,
+      iterations: Self.publicHashIterations, keyByteCount: 32)
+    return SHA256.hash(
+      Array("freedom-keys recover parts 1\0".utf8) + shape
+        + digest.withUnsafeBytes { Array($0) })
+  }
+
+  /// 64 times BIP-39's 2048: about a tenth of a second, once per part result.
+  static let publicHashIterations = 64 * Mnemonic.seedIterations
 
   /// The damage models of `search`, as both hashes take them.
   private static func appendDamageModels(of search: RecoverySearch, to bytes: inout [UInt8]) {

@@ -47,9 +47,23 @@ package struct RecoveryProgress: Sendable, Equatable {
   package internal(set) var seconds: Double
   /// The match found, recorded in the same step that marks its chunk done.
   package internal(set) var match: Match?
+  /// The part of the search (1-based `index` of `count`), to say so when the checkpoint is
+  /// given to another part; nil in checkpoints of earlier versions.
+  package internal(set) var shard: Shard?
+  /// `PhraseRecovery.shapeHash` (public), to tell other options or targets from other words or
+  /// passphrases when the checkpoint does not fit; nil in checkpoints of earlier versions.
+  package internal(set) var shape: [UInt8]?
 
-  init(searchHash: [UInt8]) {
+  /// A part of a search: `index` of `count`, 1-based.
+  package struct Shard: Sendable, Equatable {
+    package let index: Int
+    package let count: Int
+  }
+
+  init(searchHash: [UInt8], shard: (Int, Int)? = nil, shape: [UInt8]? = nil) {
     self.searchHash = searchHash
+    self.shard = shard.map { Shard(index: $0.0, count: $0.1) }
+    self.shape = shape
     doneBelow = 0
     doneChunks = []
     candidates = 0
@@ -68,6 +82,8 @@ package struct RecoveryProgress: Sendable, Equatable {
       + "\"doneBelow\": \(doneBelow), \"doneChunks\": [\(doneChunks.map(String.init).joined(separator: ", "))], "
       + "\"candidates\": \(candidates), \"checksumValid\": \(checksumValid), \"checked\": \(checked), "
       + "\"milliseconds\": \(UInt64(seconds * 1000))"
+    if let shard { text += ", \"shard\": [\(shard.index), \(shard.count)]" }
+    if let shape { text += ", \"shape\": \"\(Hex.encode(shape))\"" }
     if let match {
       let changes = match.changes.map { "[\($0.position), \($0.wordIndex)]" }
       let passphrase = match.passphrase.map { ", \"passphrase\": \($0)" } ?? ""
@@ -154,6 +170,18 @@ package struct RecoveryProgress: Sendable, Equatable {
     progress.checksumValid = try number("checksumValid")
     progress.checked = try number("checked")
     progress.seconds = Double(try number("milliseconds")) / 1000
+    if let shard = root.members(named: "shard").first?.value {
+      let numbers = try array(shard, "shard")
+      guard numbers.count == 2 else { throw .malformed("\"shard\" is [index, count]") }
+      progress.shard = Shard(
+        index: try index(numbers[0], "shard"), count: try index(numbers[1], "shard"))
+    }
+    if let shape = root.members(named: "shape").first?.value {
+      guard JSONText.isString(shape), let bytes = Hex.decode(JSONText.string(shape, in: raw)),
+        bytes.count == SHA256.byteCount
+      else { throw .malformed("\"shape\" is not a SHA-256 in hex") }
+      progress.shape = bytes
+    }
     let found = root.members(named: "found")
     guard found.count <= 1 else { throw .malformed("it needs at most one \"found\"") }
     if let found = found.first?.value {
@@ -197,6 +225,14 @@ package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCo
   case inconsistent(String)
   /// The match the checkpoint records is not one of this search's targets any more.
   case matchFailsTargets
+  /// The checkpoint is of part `index` of `count`; this run searches part `runIndex` of
+  /// `runCount`.
+  case otherPart(index: Int, count: Int, runIndex: Int, runCount: Int)
+  /// The checkpoint is of a search with other damage options or targets.
+  case otherOptions
+  /// The checkpoint is of a search with the same options and targets but other words or
+  /// passphrases.
+  case otherWordsOrPassphrases
 
   package var description: String {
     switch self {
@@ -209,6 +245,14 @@ package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCo
       "the checkpoint does not fit its search: \(reason)"
     case .matchFailsTargets:
       "the match the checkpoint records does not match the targets"
+    case .otherPart(let index, let count, let runIndex, let runCount):
+      "the checkpoint is of part \(index) of \(count), and this run searches part \(runIndex) "
+        + "of \(runCount)"
+    case .otherOptions:
+      "the checkpoint belongs to a search with other damage options or targets"
+    case .otherWordsOrPassphrases:
+      "the checkpoint belongs to a search of other words or passphrases (the same options and "
+        + "targets)"
     }
   }
 }

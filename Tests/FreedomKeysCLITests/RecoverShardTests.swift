@@ -145,14 +145,14 @@ struct RecoverShardTests {
     #expect((try Self.object(other.stdout))["search"] as? String != hashes.first)
   }
 
-  /// The public hash as the CLI computed it before it moved into the library (1fbfeca): shards
-  /// run by that build and by this one are still one search to `recover collect`.
+  /// The public hash, pinned: shards of builds with another are another search to `recover
+  /// collect` (since it covers the words and passphrases, those before it are).
   @Test func thePublicHashIsStable() throws {
     let target = try Self.address(RecoverTests.truth)
     let plain = try Self.recover(["--address", target, "--shard", "1/3", "--json"])
     #expect(
       try Self.object(plain.stdout)["search"] as? String
-        == "5587fa2b532ac2f7dc51888e0c4dd7389250b545a77882808246433a772f27b5")
+        == "2ff042c111d53d5507489027391122944a3e465da646dcd73de1bff23167279b")
     // The later damage models and several passphrases enter the hash too.
     let directory = try TemporaryDirectory()
     let candidates = try directory.file("candidates.txt", "a\nb\nc\n")
@@ -163,7 +163,7 @@ struct RecoverShardTests {
       ], stdin: RecoverTests.truth + " thank\n")
     #expect(
       try Self.object(extra.stdout)["search"] as? String
-        == "44a41ed9b863d634bba3c305158ba138901a97075c318e52e85ce53a41f7b023")
+        == "266198ba6a1df88d477552123367e663a0bbe8549552be9c687f40548bc8fbc1")
   }
 
   /// SIGTERM (what Slurm and Kubernetes send a task they preempt) stops the search like Ctrl-C,
@@ -274,8 +274,70 @@ struct RecoverShardTests {
     #expect(run.stderr.split(separator: "\n").count == 1)
   }
 
+  /// The text a user of a cluster reads: the exact command that writes the phrase, the count
+  /// against the whole search with parts missing, a file still being written.
+  @Test func collectSaysHowToWriteThePhraseAndCountsAgainstTheWholeSearch() throws {
+    let directory = try TemporaryDirectory()
+    try Self.shards(of: try Self.address(RecoverTests.truth), into: directory)
+    let found = try CLI.run(["recover", "collect", directory.path])
+    #expect(found.status == 0)
+    let index = try #require(
+      (1...3).first { k in
+        found.stdout.contains("found by shard \(k) of 3")
+      })
+    #expect(
+      found.stdout.contains(
+        "to write the corrected phrase, run that shard's recover command again with --shard "
+          + "\(index)/3 --out FILE (with its --resume file it is written without searching)\n"))
+
+    let none = try TemporaryDirectory()
+    try Self.shards(of: try Self.address(RecoverTests.other), into: none)
+    let second = try String(contentsOfFile: none.file("shard-2.json"), encoding: .utf8)
+    try FileManager.default.removeItem(atPath: none.file("shard-3.json"))
+    // A task still writing its result: cut short, or not begun.
+    try String(second.prefix(30)).write(
+      toFile: none.file("shard-2.json"), atomically: true, encoding: .utf8)
+    let run = try CLI.run(["recover", "collect", none.path])
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("1 of 3 shards: 682 of 2,048 candidates searched\n"))
+    #expect(run.stdout.contains("still being written: \(none.file("shard-2.json"))\n"))
+    #expect(run.stderr.contains("shard 2 missing, 3 missing"))
+    #expect(run.stderr.contains("still being written"))
+    #expect(!run.stderr.contains("remove it"))
+    #expect(run.stderr.split(separator: "\n").count == 1)
+  }
+
+  /// A shard with no match says so, and does not send the user widening a search another
+  /// shard may have found.
+  @Test func aShardWithoutAMatchPointsToCollect() throws {
+    let run = try Self.recover([
+      "--address", try Self.address(RecoverTests.other), "--shard", "1/3",
+    ])
+    #expect(run.status == 4)
+    #expect(
+      run.stderr.contains(
+        "\nfreedom-keys: error: no candidate of shard 1/3 matched the targets: all 682 candidates"))
+    #expect(run.stderr.contains("this shard holds no match: merge every shard's --json result"))
+    #expect(!run.stderr.contains("widen the search"))
+  }
+
+  /// The phrase's words enter the public hash (through PBKDF2): a shard of the corrected
+  /// words file is another search to collect.
+  @Test func collectRefusesAShardWhoseWordsChanged() throws {
+    let directory = try TemporaryDirectory()
+    try Self.shards(of: try Self.address(RecoverTests.other), into: directory)
+    let changed = try Self.recover(
+      ["--address", try Self.address(RecoverTests.other), "--shard", "1/3", "--json"],
+      stdin: Self.damaged.replacingOccurrences(of: "legal winner", with: "letter winner"))
+    _ = try directory.file("shard-1.json", changed.stdout)
+    let run = try CLI.run(["recover", "collect", directory.path])
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("is a shard of another search than"))
+  }
+
   @Test(arguments: [
-    ("{", "invalid JSON at byte"),
+    ("{]", "invalid JSON at byte"),
     ("[]", "it is not a JSON object"),
     ("{\"found\": false}", "it needs exactly one \"shard\""),
   ])

@@ -175,8 +175,18 @@ struct RecoverTests {
 
     let few = try recover(["--out", out])
     #expect(few.status == 0)
-    #expect(few.stdout == "15 candidates, 1 pass the checksum\nwrote them to \(out) (mode 0600)\n")
+    #expect(
+      few.stdout == "15 candidates, 1 passes the checksum\nwrote them to \(out) (mode 0600)\n")
     #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.truth + "\n")
+  }
+
+  /// With no target only the candidates are counted, and it says so, in the singular for one.
+  @Test func noTargetSaysItOnlyCounts() throws {
+    let run = try recover([], stdin: Self.truth + "\n")
+    #expect(run.status == 0)
+    #expect(run.stdout == "1 candidate, 1 passes the checksum\n")
+    #expect(
+      run.stderr == "no target given: counting candidates only (1 candidate of 12 english words)\n")
   }
 
   @Test func nodeDirectoriesAreTargets() throws {
@@ -254,7 +264,9 @@ struct RecoverTests {
       "--address", address, "--resume", checkpoint, "--swaps", "--typos", "0",
     ])
     #expect(changed.status == 1)
-    #expect(changed.stderr.contains("the checkpoint belongs to a different search"))
+    #expect(
+      changed.stderr.contains(
+        "the checkpoint belongs to a search with other damage options or targets"))
   }
 
   @Test func outIsCheckedBeforeTheSearch() throws {

@@ -73,7 +73,8 @@ package struct JSONMember: Sendable {
 /// Where and why a document is not strict RFC 8259 JSON in UTF-8. Never quotes the document,
 /// which may hold a secret.
 package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-  let offset: Int
+  /// The byte at which the text stops being JSON (its length: the text is cut short).
+  package let offset: Int
   let problem: String
 
   package var description: String { "invalid JSON at byte \(offset): \(problem)" }

@@ -1,0 +1,86 @@
+import CryptoPrimitives
+import Glibc
+import NodeFiles
+import PhraseRecovery
+
+/// The files `recover` writes: the checkpoint (`--resume`) and the found phrase (`--out`).
+enum RecoverFiles {
+  /// A checkpoint kept in a file, replaced atomically as the search goes (mode 0600).
+  struct Checkpoint: RecoveryCheckpointStore {
+    let path: String
+
+    func load() throws -> RecoveryProgress? {
+      guard let bytes = try ExportFiles.read(path) else { return nil }
+      do {
+        return try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
+      } catch {
+        throw checkpointFailure(path, error)
+      }
+    }
+
+    func save(_ progress: RecoveryProgress) throws {
+      do {
+        try SecureFileWriter.write(progress.jsonBytes(), to: path, mode: 0o600, replace: .replace)
+      } catch {
+        throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
+      }
+    }
+  }
+
+  /// The one line for a checkpoint that cannot be used.
+  static func checkpointFailure(_ path: String, _ error: RecoveryCheckpointError) -> CLIError {
+    switch error {
+    case .otherSearch, .otherOptions, .otherWordsOrPassphrases:
+      .failure("\(path): \(error): give another --resume file, or the same options as before")
+    case .otherPart:
+      .failure(
+        "\(path): \(error): give each shard its own --resume file, and the shard its checkpoint "
+          + "is of (--shard K/N)")
+    case .malformed, .inconsistent, .matchFailsTargets:
+      .failure(
+        "\(path): \(error); it was changed or damaged: delete it (or give another --resume "
+          + "file) to search from the start")
+    }
+  }
+
+  /// Refuses an --out path before the search, so that a phrase found is never lost to it: the
+  /// file must not exist (not even as a dangling symbolic link), its directory must.
+  static func checkOutput(_ path: String) throws {
+    var status = stat()
+    if lstat(path, &status) == 0 {
+      if status.st_mode & S_IFMT == S_IFLNK {
+        throw CLIError.failure(
+          "\(path) is a symbolic link; refusing to write through it — choose another path")
+      }
+      throw CLIError.failure(
+        "\(path) already exists; refusing to overwrite it — choose another path")
+    }
+    let directory =
+      switch path.lastIndex(of: "/") {
+      case nil: "."
+      case path.startIndex: "/"
+      case let slash?: String(path[..<slash])
+      }
+    guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+      throw CLIError.failure(
+        "\(directory) is not a directory, so --out cannot write \(path): create it first or "
+          + "choose another path")
+    }
+    guard access(directory, W_OK | X_OK) == 0 else {
+      throw CLIError.failure(
+        "\(directory) is not writable, so --out cannot write \(path): choose another directory")
+    }
+  }
+
+  /// Writes `bytes` to a new file `path` (mode 0600), never replacing one.
+  static func write(_ bytes: SecureBytes, to path: String) throws {
+    do {
+      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .refuseExisting)
+    } catch .alreadyExists(let path) {
+      throw CLIError.failure(
+        "\(path) already exists; refusing to overwrite it — choose another path")
+    } catch {
+      throw CLIError.failure("cannot write \(path): \(error)")
+    }
+  }
+}
