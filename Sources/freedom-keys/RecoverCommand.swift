@@ -55,7 +55,7 @@ struct RecoverCommand: ParsableCommand {
     help: "Target: desktop's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
   static let shard = Option.value(
-    "shard", "k/n", help: "Search the K-th of N parts (slurm, k8s/N).")
+    "shard", "k/n", help: "Search the K-th of N parts (slurm, slurm/N, k8s/N).")
   static let resume = Option.value(
     "resume", "path", help: "Keep a checkpoint in <path>, resume from it.")
   static let out = Option.value(
@@ -105,7 +105,8 @@ struct RecoverCommand: ParsableCommand {
         words changed, never the phrase); rerun after a match, it says "found
         earlier" and can write --out without searching. --shard K/N
         searches the K-th of N disjoint parts, one per machine or job; --shard slurm
-        takes K and N from an sbatch array task (--array=1-N), --shard k8s/N from a
+        takes K and N from an sbatch array task (--array=1-N), --shard slurm/N takes
+        K from the task's number (a task submitted again keeps its part), k8s/N from a
         Kubernetes Indexed Job. 'recover collect DIR' merges the shards' --json
         results (interrupted, --json still prints one, "complete": false). Exit status:
         0 found (or counted), 4 searched everything without a match, 1 errors,

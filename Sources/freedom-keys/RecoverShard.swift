@@ -1,6 +1,7 @@
 /// Which part of the search this run takes: `--shard K/N`, or K and N from the batch system's
-/// environment (`--shard slurm`: an sbatch array task; `--shard k8s/N`: a Kubernetes Indexed
-/// Job's pod), so one job script serves every shard.
+/// environment (`--shard slurm`: an sbatch array task, K its place in the array; `--shard
+/// slurm/N`: K the task's own number, so a task submitted again keeps its part; `--shard k8s/N`:
+/// a Kubernetes Indexed Job's pod), so one job script serves every shard.
 struct RecoverShard: Equatable {
   /// 1 ≤ index ≤ count.
   let index: Int
@@ -20,6 +21,25 @@ struct RecoverShard: Equatable {
     _ text: String, environment: [String: String], arguments: ParsedArguments
   ) throws(CLIError) -> RecoverShard {
     if text == "slurm" { return try slurm(environment, arguments: arguments) }
+    if text.hasPrefix("slurm/") {
+      // The task's own number is its part: an array resubmitted as --array=2 keeps part 2.
+      guard let n = count(text.dropFirst(6)) else {
+        throw arguments.usage(
+          "--shard slurm/<n> needs the number of parts, a whole number from 1 to \(maximumCount), "
+            + "as in --shard slurm/8")
+      }
+      guard let value = environment["SLURM_ARRAY_TASK_ID"] else {
+        throw arguments.usage(
+          "--shard slurm/<n> must run inside an sbatch array task (sbatch --array=1-N), which "
+            + "sets SLURM_ARRAY_TASK_ID")
+      }
+      guard let k = whole(value), (1...n).contains(k) else {
+        throw arguments.usage(
+          "SLURM_ARRAY_TASK_ID must be a whole number from 1 to N for --shard slurm/<n>: submit "
+            + "the array as --array=1-N (or a part of it, as --array=2)")
+      }
+      return RecoverShard(index: k, count: n)
+    }
     if text.hasPrefix("k8s/") {
       guard let n = count(text.dropFirst(4)) else {
         throw arguments.usage(
@@ -72,7 +92,14 @@ struct RecoverShard: Equatable {
       (max - min) % step == 0, (1...maximumCount).contains(count)
     else {
       throw arguments.usage(
-        "--shard slurm needs a contiguous array: submit it with sbatch --array=1-N (N shards)")
+        "--shard slurm needs a contiguous array: submit it with sbatch --array=1-N (N shards), "
+          + "or give --shard slurm/N")
+    }
+    // One task of an array submitted again (--array=2 of 1-4): its count is not the search's.
+    guard count > 1 || min <= 1 else {
+      throw arguments.usage(
+        "--shard slurm in an array of one task numbered above 1 looks like a part submitted "
+          + "again: give --shard slurm/N (N the parts of the search), so task K searches part K")
     }
     return RecoverShard(index: (id - min) / step + 1, count: count)
   }

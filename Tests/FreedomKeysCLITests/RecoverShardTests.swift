@@ -58,6 +58,30 @@ struct RecoverShardTests {
     #expect(run.stderr.contains("(shard \(index)/\(count))"))
   }
 
+  /// A task submitted again on its own (`sbatch --array=2` of a search of 4 parts) keeps its
+  /// part with `--shard slurm/N`; plain `slurm` would take it for a search of one part, and
+  /// refuses, naming slurm/N.
+  @Test func aTaskSubmittedAgainKeepsItsPartWithSlurmN() throws {
+    let environment = [
+      "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2",
+      "SLURM_ARRAY_TASK_COUNT": "1",
+    ]
+    let target = try Self.address(RecoverTests.other)
+    let run = try Self.recover(
+      ["--address", target, "--shard", "slurm/4", "--json"], environment: environment)
+    #expect(run.status == 4)
+    #expect((try Self.object(run.stdout))["shard"] as? [String: Int] == ["index": 2, "count": 4])
+    let plain = try Self.recover(
+      ["--address", target, "--shard", "slurm", "--json"], environment: environment)
+    #expect(plain.status == 2)
+    #expect(plain.stdout.isEmpty)
+    #expect(plain.stderr.contains("give --shard slurm/N"))
+    let outside = try Self.recover(
+      ["--address", target, "--shard", "slurm/4"], environment: ["SLURM_ARRAY_TASK_ID": "5"])
+    #expect(outside.status == 2)
+    #expect(outside.stderr.contains("SLURM_ARRAY_TASK_ID must be a whole number from 1 to N"))
+  }
+
   @Test(arguments: [
     ([:], "--shard slurm must run inside an sbatch array task (sbatch --array=1-N)"),
     (["ID": "2", "MIN": "1", "MAX": "3"], "--shard slurm must run inside an sbatch array task"),
