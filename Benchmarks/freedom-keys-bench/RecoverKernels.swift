@@ -21,6 +21,9 @@ struct RecoverKernelReport: Encodable {
   var addressesVsC: Double?
   /// Microseconds of one call, for the small costs issue 11 names.
   var microseconds: [String: Double] = [:]
+  /// A desktop vault's key (PBKDF2-HMAC-SHA256, 900,000 iterations): passwords per second on
+  /// one core, by implementation (`recover password`'s kernel).
+  var vaultPasswordsPerSecondPerCore: [String: Double] = [:]
 }
 
 private let knownSeedHex =
@@ -72,6 +75,39 @@ private let knownAddress = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
       """), let seconds = python.first
   {
     kernels.seedsPerSecondPerCore["Python hashlib.pbkdf2_hmac"] = 1 / seconds
+  }
+
+  // MARK: The vault's PBKDF2-HMAC-SHA256
+  let vaultIterations = 900_000
+  let vaultSalt = SecureBytes(utf8: "0123456789abcdef0123456789abcdef")
+  let vaultExpected = PBKDF2.hmacSHA256(
+    password: SecureBytes(utf8: mnemonic), salt: vaultSalt, iterations: vaultIterations,
+    keyByteCount: 32
+  ).revealHex()
+  for engine in PBKDF2SHA512Batch.availableEngines {
+    let count = engine == .singleStream ? 2 : 16
+    let passwords = [SecureBytes](repeating: SecureBytes(utf8: mnemonic), count: count)
+    let salts = [SecureBytes](repeating: vaultSalt, count: count)
+    let name = "vault PBKDF2-SHA256 900k × \(count), \(engine)"
+    measure(name, iterations: 1) {
+      let keys = PBKDF2SHA256Batch.deriveKeys(
+        passwords: passwords, salts: salts, iterations: vaultIterations, engine: engine)!
+      for key in keys { check(name, key.revealHex(), vaultExpected) }
+    }
+    if let ms = cpuMs(name) {
+      kernels.vaultPasswordsPerSecondPerCore[engine.description] = 1000 * Double(count) / ms
+    }
+  }
+  if ran("vault"),
+    let python = pythonNumbers(
+      """
+      import hashlib, time
+      t = time.thread_time()
+      hashlib.pbkdf2_hmac('sha256', b'\(mnemonic)', b'0123456789abcdef0123456789abcdef', 900000)
+      print(time.thread_time() - t)
+      """), let seconds = python.first
+  {
+    kernels.vaultPasswordsPerSecondPerCore["Python hashlib.pbkdf2_hmac"] = 1 / seconds
   }
 
   // MARK: Addresses

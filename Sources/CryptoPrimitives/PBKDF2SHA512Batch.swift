@@ -87,7 +87,7 @@ public enum PBKDF2SHA512Batch {
       return nil
     }
     // A job the library refused (it never has) costs speed, never a wrong or missing seed.
-    return library.derive(arch, mnemonics, salts, iterations)
+    return library.derive(OpenSSLSHA512.self, arch, mnemonics, salts, iterations)
       ?? singleStream(mnemonics, salts, iterations)
   }
 
@@ -139,9 +139,9 @@ public enum PBKDF2SHA512Batch {
 
   // MARK: - The library, loaded once
 
-  private static let loaded: Result<MultiBufferLibrary, Unavailable> = MultiBufferLibrary.load()
+  static let loaded: Result<MultiBufferLibrary, Unavailable> = MultiBufferLibrary.load()
 
-  fileprivate struct Unavailable: Error {
+  struct Unavailable: Error {
     let text: String
     var isSelfTestFailure = false
   }
@@ -155,7 +155,7 @@ public enum PBKDF2SHA512Batch {
     }
   }
 
-  fileprivate enum Architecture: Sendable {
+  enum Architecture: Sendable {
     case avx2, avx512
 
     var engine: Engine { self == .avx2 ? .multiBufferAVX2 : .multiBufferAVX512 }
@@ -163,7 +163,7 @@ public enum PBKDF2SHA512Batch {
 }
 
 extension PBKDF2SHA512Batch.Engine {
-  fileprivate var architecture: PBKDF2SHA512Batch.Architecture? {
+  var architecture: PBKDF2SHA512Batch.Architecture? {
     switch self {
     case .singleStream: nil
     case .multiBufferAVX2: .avx2
@@ -172,9 +172,43 @@ extension PBKDF2SHA512Batch.Engine {
   }
 }
 
+/// A SHA-2 whose HMAC libIPSec_MB computes in its lanes, keyed by precomputed pad states.
+protocol MultiBufferHMAC: OpenSSLSHA2 {
+  /// Makes `job` an HMAC job with a full-length tag from the two pad states.
+  static func prepare(
+    job: UnsafeMutableRawPointer, ipad: UnsafeMutableRawPointer, opad: UnsafeMutableRawPointer)
+  /// IMB_SUBMIT_HASH_BURST of `count` such jobs; how many completed.
+  static func submitBurst(
+    _ manager: UnsafeMutableRawPointer, _ jobs: UnsafeMutableRawPointer, _ count: UInt32
+  )
+    -> UInt32
+}
+
+extension OpenSSLSHA512: MultiBufferHMAC {
+  static func prepare(
+    job: UnsafeMutableRawPointer, ipad: UnsafeMutableRawPointer, opad: UnsafeMutableRawPointer
+  ) { fk_imb_job_prepare_hmac_sha512(job, ipad, opad) }
+  static func submitBurst(
+    _ manager: UnsafeMutableRawPointer, _ jobs: UnsafeMutableRawPointer, _ count: UInt32
+  )
+    -> UInt32
+  { fk_imb_submit_hmac_sha512_burst(manager, jobs, count) }
+}
+
+extension OpenSSLSHA256: MultiBufferHMAC {
+  static func prepare(
+    job: UnsafeMutableRawPointer, ipad: UnsafeMutableRawPointer, opad: UnsafeMutableRawPointer
+  ) { fk_imb_job_prepare_hmac_sha256(job, ipad, opad) }
+  static func submitBurst(
+    _ manager: UnsafeMutableRawPointer, _ jobs: UnsafeMutableRawPointer, _ count: UInt32
+  )
+    -> UInt32
+  { fk_imb_submit_hmac_sha256_burst(manager, jobs, count) }
+}
+
 /// libIPSec_MB opened with dlopen: its entry points, and idle managers to reuse (setting one up
 /// costs about 0.3 ms, a batch of 64 seeds about 18 ms).
-private final class MultiBufferLibrary: @unchecked Sendable {
+final class MultiBufferLibrary: @unchecked Sendable {
   typealias Architecture = PBKDF2SHA512Batch.Architecture
   typealias Unavailable = PBKDF2SHA512Batch.Unavailable
 
@@ -301,12 +335,17 @@ private final class MultiBufferLibrary: @unchecked Sendable {
       SecureBytes(utf8: "mnemonic" + String(repeating: "TREZOR", count: index % 3))
     }
     for iterations in [1, 3] {
-      guard let batch = derive(arch, passwords, salts, iterations) else { return false }
-      for (index, seed) in batch.enumerated() {
+      guard let batch = derive(OpenSSLSHA512.self, arch, passwords, salts, iterations),
+        let batch256 = derive(OpenSSLSHA256.self, arch, passwords, salts, iterations)
+      else { return false }
+      for index in passwords.indices {
         let expected = PBKDF2.hmacSHA512(
           password: passwords[index], salt: salts[index], iterations: iterations,
           keyByteCount: PBKDF2SHA512Batch.seedByteCount)
-        guard seed == expected else { return false }
+        let expected256 = PBKDF2.hmacSHA256(
+          password: passwords[index], salt: salts[index], iterations: iterations,
+          keyByteCount: OpenSSLSHA256.digestByteCount)
+        guard batch[index] == expected, batch256[index] == expected256 else { return false }
       }
     }
     return true
@@ -357,10 +396,11 @@ private final class MultiBufferLibrary: @unchecked Sendable {
   /// The most jobs one burst takes (IMB_MAX_BURST_SIZE).
   private static let maxBurst = 128
 
-  /// The seeds of `passwords` with their `salts` on `arch`'s manager, or nil if the library
-  /// refused a job.
-  func derive(
-    _ arch: Architecture, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
+  /// PBKDF2-HMAC-`H` of `passwords` with their `salts`, one block (a digest's length) each, on
+  /// `arch`'s manager, or nil if the library refused a job.
+  func derive<H: MultiBufferHMAC>(
+    _ hash: H.Type, _ arch: Architecture, _ passwords: [SecureBytes], _ salts: [SecureBytes],
+    _ iterations: Int
   ) -> [SecureBytes]? {
     guard !passwords.isEmpty else { return [] }
     guard let (memory, manager) = takeManager(arch) else { return nil }
@@ -370,7 +410,9 @@ private final class MultiBufferLibrary: @unchecked Sendable {
     var start = 0
     while start < passwords.count {
       let end = min(start + Self.maxBurst, passwords.count)
-      guard let done = deriveBurst(manager, passwords[start..<end], salts[start..<end], iterations)
+      guard
+        let done = deriveBurst(
+          H.self, manager, passwords[start..<end], salts[start..<end], iterations)
       else { return nil }
       seeds += done
       start = end
@@ -382,11 +424,10 @@ private final class MultiBufferLibrary: @unchecked Sendable {
   /// is wiped before it is freed: per candidate a job, the two pad states, U in two alternating
   /// buffers, the running XOR T and the first message `salt ‖ INT(1)`; shared, the scratch of
   /// the pad precomputation.
-  private func deriveBurst(
-    _ manager: UnsafeMutableRawPointer, _ passwords: ArraySlice<SecureBytes>,
+  private func deriveBurst<H: MultiBufferHMAC>(
+    _ hash: H.Type, _ manager: UnsafeMutableRawPointer, _ passwords: ArraySlice<SecureBytes>,
     _ salts: ArraySlice<SecureBytes>, _ iterations: Int
   ) -> [SecureBytes]? {
-    typealias H = OpenSSLSHA512
     let count = passwords.count
     // The burst takes an array of IMB_JOB: the jobs are packed at the struct's own stride.
     let jobBytes = fk_imb_job_byte_count()
@@ -434,7 +475,7 @@ private final class MultiBufferLibrary: @unchecked Sendable {
         target.copyMemory(from: UnsafeRawPointer(context) + H.stateOffset, byteCount: digest)
         for k in 0..<H.blockByteCount { padBuffer[k] ^= byte }
       }
-      fk_imb_job_prepare_hmac_sha512(job(i), ipad(i), opad(i))
+      H.prepare(job: job(i), ipad: ipad(i), opad: opad(i))
       let salt = salts[salts.startIndex + i]
       salt.withUnsafeBytes {
         if $0.count > 0 { firstMessage.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
@@ -448,7 +489,7 @@ private final class MultiBufferLibrary: @unchecked Sendable {
 
     // U_1 = HMAC(P, S ‖ INT(1)), then U_j = HMAC(P, U_{j−1}) with U alternating between two
     // buffers; T = U_1 ⊕ … ⊕ U_c. XOR is bytewise, so T needs no byte swapping.
-    guard submit(manager, jobs, jobBytes, count) else { return nil }
+    guard submit(H.self, manager, jobs, jobBytes, count) else { return nil }
     for i in 0..<count { t(i).copyMemory(from: u(i, 0), byteCount: digest) }
     let words = digest / 8
     for iteration in 1..<iterations {
@@ -456,7 +497,7 @@ private final class MultiBufferLibrary: @unchecked Sendable {
       for i in 0..<count {
         fk_imb_job_set_message(job(i), u(i, source), UInt64(digest), u(i, source ^ 1))
       }
-      guard submit(manager, jobs, jobBytes, count) else { return nil }
+      guard submit(H.self, manager, jobs, jobBytes, count) else { return nil }
       for i in 0..<count {
         let out = u(i, source ^ 1).assumingMemoryBound(to: UInt64.self)
         let sum = t(i).assumingMemoryBound(to: UInt64.self)
@@ -469,11 +510,11 @@ private final class MultiBufferLibrary: @unchecked Sendable {
   }
 
   /// One burst; false unless the library completed every job.
-  private func submit(
-    _ manager: UnsafeMutableRawPointer, _ jobs: UnsafeMutableRawPointer, _ jobBytes: Int,
-    _ count: Int
+  private func submit<H: MultiBufferHMAC>(
+    _ hash: H.Type, _ manager: UnsafeMutableRawPointer, _ jobs: UnsafeMutableRawPointer,
+    _ jobBytes: Int, _ count: Int
   ) -> Bool {
-    guard fk_imb_submit_hmac_sha512_burst(manager, jobs, UInt32(count)) == count else {
+    guard H.submitBurst(manager, jobs, UInt32(count)) == count else {
       return false
     }
     return (0..<count).allSatisfy { fk_imb_job_completed(jobs + $0 * jobBytes) != 0 }

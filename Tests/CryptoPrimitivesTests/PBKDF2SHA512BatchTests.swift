@@ -193,7 +193,7 @@ import Testing
   }
 }
 
-private func randomBytes(_ count: Int, _ generator: inout SystemRandomNumberGenerator)
+func randomBytes(_ count: Int, _ generator: inout SystemRandomNumberGenerator)
   -> SecureBytes
 {
   SecureBytes(count: count) { out in

@@ -1,0 +1,52 @@
+/// PBKDF2-HMAC-SHA256 (RFC 8018) of many candidate passwords at once, 32-byte keys (one block):
+/// what a browser-passworder vault (desktop Freedom's, 900,000 iterations) and a web3 keystore's
+/// pbkdf2 (32-byte dklen) derive their key with.
+///
+/// The engines are those of `PBKDF2SHA512Batch`, on libIPSec_MB's `IMB_AUTH_HMAC_SHA_256` jobs:
+/// the AVX-512 manager's 16 lanes, the AVX2 manager's 8, or `PBKDF2.hmacSHA256` (OpenSSL, on the
+/// CPU's SHA extensions where present) one password after another; the same key from each.
+/// `FREEDOM_KEYS_MULTIBUFFER` chooses as it does for seeds.
+public enum PBKDF2SHA256Batch {
+  /// The byte length of each key.
+  public static let keyByteCount = 32
+
+  public typealias Engine = PBKDF2SHA512Batch.Engine
+
+  /// One 32-byte key per password, in order, each with its own salt, on the engine seeds use.
+  public static func deriveKeys(
+    passwords: [SecureBytes], salts: [SecureBytes], iterations: Int
+  ) -> [SecureBytes] {
+    deriveKeys(
+      passwords: passwords, salts: salts, iterations: iterations,
+      engine: PBKDF2SHA512Batch.engine)!
+  }
+
+  /// The keys computed by `engine`, or nil when that engine is not available here.
+  public static func deriveKeys(
+    passwords: [SecureBytes], salts: [SecureBytes], iterations: Int, engine: Engine
+  ) -> [SecureBytes]? {
+    precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
+    precondition(salts.count == passwords.count, "one salt per password")
+    guard let arch = engine.architecture else {
+      return singleStream(passwords, salts, iterations)
+    }
+    guard case .success(let library) = PBKDF2SHA512Batch.loaded,
+      library.architectures.contains(arch)
+    else { return nil }
+    return library.derive(OpenSSLSHA256.self, arch, passwords, salts, iterations)
+      ?? singleStream(passwords, salts, iterations)
+  }
+
+  /// How many passwords to pass in one call so every lane is busy (16 lanes, twice over).
+  public static var preferredBatchSize: Int {
+    PBKDF2SHA512Batch.engine == .singleStream ? 4 : 32
+  }
+
+  private static func singleStream(
+    _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
+  ) -> [SecureBytes] {
+    zip(passwords, salts).map {
+      PBKDF2.hmacSHA256(password: $0, salt: $1, iterations: iterations, keyByteCount: keyByteCount)
+    }
+  }
+}
