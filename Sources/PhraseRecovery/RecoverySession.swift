@@ -47,6 +47,8 @@ package final class RecoverySession: Sendable {
     package let number: Int
     /// The kind of damage of an automatic phase; nil for the one search given.
     package let kind: RecoveryPhase?
+    /// Typos of the remembered passphrase this phase tries (0: the passphrases given).
+    package var passphraseTypos = 0
     package let recovery: PhraseRecovery
   }
 
@@ -146,6 +148,10 @@ package final class RecoverySession: Sendable {
   }
 
   package let phases: [Phase]
+  /// Whether a phase tries passphrases other than the one given (a match then says which).
+  package var triesOtherPassphrases: Bool {
+    phases.contains { $0.recovery.passphrases.count > 1 }
+  }
   /// Whether the phases are the automatic ones (no damage given, targets, one whole search).
   package let isAutomatic: Bool
   package let targets: [RecoveryTarget]
@@ -167,11 +173,26 @@ package final class RecoverySession: Sendable {
       let plan = RecoveryPhase.plan(for: phrase)
       // No phase fits the word count: the error a search of it gives.
       guard !plan.isEmpty else { throw Self.wordCountError(of: phrase) }
-      var phases: [Phase] = []
-      for (index, (kind, search)) in plan.enumerated() {
-        phases.append(Phase(number: index + 1, kind: kind, recovery: try recovery(search)))
+      var phases: [(RecoveryPhase, RecoverySearch, PassphraseSet?)] = plan.map { ($0, $1, nil) }
+      // A passphrase given is as likely mistyped as a word: the phrase as written with one
+      // typo of it comes right after the phrase as written.
+      if passphrases.source == .single, passphrases.passphrase(0).count > 0,
+        let asWritten = phases.firstIndex(where: { $0.1.isAsWritten })
+      {
+        let typos = try PassphraseSet(remembered: passphrases.passphrase(0), edits: 1)
+        phases.insert((phases[asWritten].0, phases[asWritten].1, typos), at: asWritten + 1)
       }
-      self.phases = phases
+      var planned: [Phase] = []
+      for (index, (kind, search, typos)) in phases.enumerated() {
+        var phase = Phase(
+          number: index + 1, kind: kind,
+          recovery: try PhraseRecovery(
+            search: search, targets: targets, passphrases: typos ?? passphrases,
+            configuration: configuration))
+        phase.passphraseTypos = typos == nil ? 0 : 1
+        planned.append(phase)
+      }
+      self.phases = planned
     } else {
       let damage = damage ?? RecoveryDamage()
       let search = try RecoverySearch(

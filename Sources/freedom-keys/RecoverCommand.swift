@@ -55,7 +55,7 @@ struct RecoverCommand: ParsableCommand {
     help: "Target: desktop's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
   static let shard = Option.value(
-    "shard", "k/n", help: "Search the K-th of N parts (slurm, slurm/N, k8s/N).")
+    "shard", "k/n", help: "Search the K-th of N parts (slurm[/N], k8s/N).")
   static let resume = Option.value(
     "resume", "path", help: "Keep a checkpoint in <path>, resume from it.")
   static let out = Option.value(
@@ -311,6 +311,9 @@ struct RecoverCommand: ParsableCommand {
       passphrases: try readPassphrases(),
       configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount),
       sharded: shardGiven)
+    if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
+      try RecoverFiles.checkOutput(outputPath + ".passphrase")
+    }
 
     let report = RecoverReport(self, onTerminal: isatty(STDERR_FILENO) == 1)
     // Initialised here, not first in the handler (a lazy global's initialiser is not

@@ -107,7 +107,8 @@ final class RecoverReport {
   }
 
   static func label(_ phase: RecoverySession.Phase) -> String {
-    phase.kind.map(describe) ?? ""
+    let words = phase.kind.map(describe) ?? ""
+    return phase.passphraseTypos > 0 ? words + ", the passphrase with one typo" : words
   }
 
   /// The first line of a search: the seed engine and, per candidate, the point
@@ -232,7 +233,7 @@ final class RecoverReport {
     case .found(let found, let earlier):
       if let outputPath {
         try RecoverFiles.write(found.mnemonic.phrase() + SecureBytes([0x0A]), to: outputPath)
-        if command.searchesPassphrases {
+        if found.passphraseOrigin != .given {
           try RecoverFiles.write(
             found.passphrase + SecureBytes([0x0A]), to: outputPath + ".passphrase")
         }

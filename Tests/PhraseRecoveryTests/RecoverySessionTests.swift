@@ -232,4 +232,28 @@ struct RecoverySessionTests {
     let text = String(decoding: bytes, as: UTF8.self)
     for word in Self.truth.dropLast() { #expect(!text.contains(word)) }
   }
+
+  /// A passphrase given with the phrase (no damage options) may be mistyped: the phrase as
+  /// written with one typo of it is the phase after the phrase as written.
+  @Test func aMistypedPassphraseIsTheSecondPhase() throws {
+    let mnemonic = try Mnemonic(phrase: SecureBytes(utf8: F.legalWinner))
+    let profile = try FreedomProfile(mnemonic: mnemonic, passphrase: SecureBytes(utf8: "TREZOR"))
+    let session = try Self.session(
+      targets: [.address(profile.swarm.address, of: .swarm)],
+      passphrases: PassphraseSet(passphrase: SecureBytes(utf8: "TREZR")))
+    #expect(session.triesOtherPassphrases)
+    #expect(session.phases[1].passphraseTypos == 1)
+    #expect(session.phases[1].kind == session.phases[0].kind)
+    #expect(session.phases.dropFirst(2).allSatisfy { $0.passphraseTypos == 0 })
+    let result = try session.run()
+    guard case .found(let found, _) = result.ending else {
+      Issue.record("not found: \(result.ending)")
+      return
+    }
+    #expect(result.phase.number == 2)
+    #expect(text(found.passphrase) == "TREZOR")
+    #expect(found.passphraseOrigin != .given && found.passphraseOrigin != .edits([]))
+    // Without a passphrase given there is none to mistype.
+    #expect(!(try Self.session()).triesOtherPassphrases)
+  }
 }
