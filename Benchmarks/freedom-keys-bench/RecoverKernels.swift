@@ -85,7 +85,7 @@ private let knownAddress = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
     keyByteCount: 32
   ).revealHex()
   for engine in PBKDF2SHA512Batch.availableEngines {
-    let count = engine == .singleStream ? 2 : 16
+    let count = engine == .singleStream ? 2 : 32
     let passwords = [SecureBytes](repeating: SecureBytes(utf8: mnemonic), count: count)
     let salts = [SecureBytes](repeating: vaultSalt, count: count)
     let name = "vault PBKDF2-SHA256 900k × \(count), \(engine)"
@@ -150,7 +150,9 @@ private let knownAddress = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
   if let ms = cpuMs(checksumCase) { kernels.microseconds["EthereumAddress.checksummed"] = ms }
 
   try? FileManager.default.removeItem(atPath: referenceLoopBinary)
-  if !kernels.seedsPerSecondPerCore.isEmpty || !kernels.addressesPerSecondPerCore.isEmpty {
+  if !kernels.seedsPerSecondPerCore.isEmpty || !kernels.addressesPerSecondPerCore.isEmpty
+    || !kernels.vaultPasswordsPerSecondPerCore.isEmpty
+  {
     report.recoverKernels = kernels
   }
 }
