@@ -232,8 +232,9 @@ public enum NodeSession {
   }
 
   /// `.freedom-keys.replaced/<UTC time>-<the old identity>`, the backup directory of an export
-  /// (the engine makes it only when something is moved there): the time to the second and the
-  /// first key identity the plan replaces, in file-name-safe characters.
+  /// (the engine makes it only when something is moved there, under the lock, with `-2`, `-3`,
+  /// … added when an earlier change in the same second used the name): the time to the second
+  /// and the first key identity the plan replaces, in file-name-safe characters.
   static func backupName(for actions: [PlannedAction], at date: Date = Date()) -> String {
     let replaced = actions.lazy.compactMap { action -> String? in
       guard case .replace(let before?) = action.kind, action.after != nil else { return nil }
