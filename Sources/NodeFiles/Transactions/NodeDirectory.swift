@@ -51,6 +51,24 @@ public final class NodeDirectory {
   }
   /// The enclosing node directories that were locked (outermost first).
   public private(set) var enclosingDirectories: [NodeDirectory] = []
+  /// A change an earlier run was interrupted in, found by an open that changes nothing
+  /// (`openForReading(recovering: false)`) and left as it is.
+  public struct InterruptedChange: Sendable, Equatable {
+    /// The node directory that holds it.
+    public let directory: String
+    /// Its intent record (the full path).
+    public let record: String
+    /// Whether the next run that recovers finishes it (its new identity is in place) or
+    /// undoes it (the old identity back).
+    public let finishes: Bool
+  }
+  /// The interrupted changes found here and in the enclosing and nested directories
+  /// (outermost first), when the open did not recover them.
+  public var interruptedChanges: [InterruptedChange] {
+    enclosingDirectories.compactMap(\.interrupted) + (interrupted.map { [$0] } ?? [])
+      + nestedDirectories.compactMap(\.interrupted)
+  }
+  private var interrupted: InterruptedChange?
   /// Where a change that names no backup directory keeps what it replaces or removes
   /// (relative, below `.freedom-keys.replaced`); nil deletes it once the change is committed.
   public var defaultBackup: String?
@@ -162,10 +180,18 @@ public final class NodeDirectory {
   /// recovers each when this user may; a directory this user cannot write is read as it is,
   /// unless it holds an interrupted change. The locks are held through the caller's reads,
   /// until `close`.
+  ///
+  /// With `recovering` false (a dry run) nothing is written at all: an interrupted change is
+  /// checked as recovery would check its record (one it would refuse is refused), told in
+  /// `interruptedChanges` and left as it is, leftovers stay, and a lock file a killed run left
+  /// stays too.
   public static func openForReading(
-    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = [], nested: [Enclosing] = []
+    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = [], nested: [Enclosing] = [],
+    recovering: Bool = true
   ) throws(NodeFileError) -> NodeDirectory {
-    var group = LockGroup(timeout: NodeDirectoryLock.defaultTimeout, readOnlyIsFine: true)
+    var group = LockGroup(
+      timeout: NodeDirectoryLock.defaultTimeout, readOnlyIsFine: true,
+      leavingNoTrace: !recovering)
     do throws(NodeFileError) {
       let outer = try group.lock(enclosing)
       guard let directory = try group.lock(path, layout: layout) else {
@@ -173,7 +199,13 @@ public final class NodeDirectory {
       }
       let inner = try group.lock(nested)
       directory.nestedDirectories = inner
-      for node in outer + [directory] + inner { try node.recoverIfLocked() }
+      for node in outer + [directory] + inner {
+        if recovering {
+          try node.recoverIfLocked()
+        } else {
+          try node.findInterruptedChange()
+        }
+      }
       directory.enclosingDirectories = outer
       directory.locks = group.locks
       return directory
@@ -189,11 +221,33 @@ public final class NodeDirectory {
     if isLocked {
       try recover()
     } else if try root.status(NodeLayout.intentName) != nil {
-      throw NodeFileError(
-        .recovery,
-        "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
-          + "cannot finish; run this again as the directory's owner")
+      throw cannotFinish
     }
+  }
+
+  private var cannotFinish: NodeFileError {
+    NodeFileError(
+      .recovery,
+      "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
+        + "cannot finish; run this again as the directory's owner")
+  }
+
+  /// What `recover` would do, found without doing it: the record checked as recovery checks
+  /// it, and whether it would finish or undo the change.
+  private func findInterruptedChange() throws(NodeFileError) {
+    guard try root.status(NodeLayout.intentName) != nil else { return }
+    guard isLocked else { throw cannotFinish }
+    let record = try readRecord()
+    try requireTransactionDirectories()
+    interrupted = InterruptedChange(
+      directory: path, record: full(NodeLayout.intentName), finishes: try finishes(record))
+  }
+
+  /// Whether recovery finishes the change `record` describes (else it undoes it).
+  private func finishes(_ record: IntentRecord) throws(NodeFileError) -> Bool {
+    if record.version == 1 { return try isCommittedByInodes(record) }
+    if record.committed { return true }
+    return try isLastReplacementDone(record)
   }
 
   /// Releases the locks. With `keep: false` (the run failed), a directory `open` created is
@@ -217,6 +271,8 @@ public final class NodeDirectory {
   private struct LockGroup {
     let timeout: Double
     let readOnlyIsFine: Bool
+    /// Leave a lock file a killed run left (an open that writes nothing).
+    var leavingNoTrace = false
     var locks: [NodeDirectoryLock] = []
     var seen: [FileStatus] = []
 
@@ -232,7 +288,8 @@ public final class NodeDirectory {
         directory.isLocked = true
         return directory
       }
-      switch try NodeDirectoryLock.attempt(root, timeout: timeout) {
+      switch try NodeDirectoryLock.attempt(root, timeout: timeout, leavingNoTrace: leavingNoTrace)
+      {
       case .locked(let lock):
         locks.append(lock)
         seen.append(status)
@@ -252,7 +309,10 @@ public final class NodeDirectory {
     {
       var locked: [NodeDirectory] = []
       var group = self
-      if let readOnlyIsFine { group = LockGroup(timeout: timeout, readOnlyIsFine: readOnlyIsFine) }
+      if let readOnlyIsFine {
+        group = LockGroup(
+          timeout: timeout, readOnlyIsFine: readOnlyIsFine, leavingNoTrace: leavingNoTrace)
+      }
       group.locks = locks
       group.seen = seen
       for item in directories where try FileStatus.following(item.path)?.isDirectory == true {
@@ -787,12 +847,7 @@ public final class NodeDirectory {
     if try root.status(NodeLayout.intentName) != nil {
       let record = try readRecord()
       try requireTransactionDirectories()
-      var finishing = record.committed
-      if record.version == 1 {
-        finishing = try isCommittedByInodes(record)
-      } else if !finishing {
-        finishing = try isLastReplacementDone(record)
-      }
+      let finishing = try finishes(record)
       do throws(NodeFileError) {
         try recover(record, finishing: finishing)
       } catch {
