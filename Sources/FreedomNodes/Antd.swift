@@ -147,9 +147,43 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     }
   }
 
-  /// What antd would refuse in `keystore` before trying a password.
+  /// What antd would refuse in `keystore` before trying a password
+  /// (`crates/antd/src/keystore.rs` of solardev-xyz/ant): serde reads the fields by their
+  /// exact names (`crypto` also as `Crypto`; `kdfparams` through `Value::get`, where a missing
+  /// `dklen` or `prf` takes its default but a missing `salt`, `n`, `r`, `p` or `c` fails), a
+  /// u32 `version`, and RustCrypto's `scrypt::Params::new`, which wants n < 2^(16·r).
   static func refusalBeforeDecrypting(_ keystore: Web3Keystore) -> AntdKeystoreRefusal? {
-    keystore.versionIsNumber ? nil : .versionNotANumber
+    var needed = [
+      "version", "crypto", "crypto.cipher", "crypto.cipherparams", "crypto.cipherparams.iv",
+      "crypto.ciphertext", "crypto.kdf", "crypto.kdfparams", "crypto.mac",
+      "crypto.kdfparams.salt",
+    ]
+    switch keystore.kdf {
+    case .scrypt: needed += ["crypto.kdfparams.n", "crypto.kdfparams.r", "crypto.kdfparams.p"]
+    case .pbkdf2: needed += ["crypto.kdfparams.c"]
+    }
+    for field in needed {
+      guard let written = keystore.namesWrittenOtherwise[field] else { continue }
+      if field == "crypto", written == "Crypto" { continue }
+      return .fieldNameCase(field: field, written: printable(written))
+    }
+    if !keystore.versionIsNumber { return .versionNotANumber }
+    if case .scrypt(let n, let r, _) = keystore.kdf,
+      UInt64(n.trailingZeroBitCount) >= 16 * UInt64(r)
+    {
+      return .scryptParameters(n: n, r: r)
+    }
+    return nil
+  }
+
+  /// A name from the file for a one-line message: printable ASCII kept, anything else as
+  /// `\u{…}` (a name can hold any character that lowercases to the standard one).
+  private static func printable(_ name: String) -> String {
+    String(
+      name.unicodeScalars.prefix(40).map {
+        $0.value >= 0x20 && $0.value < 0x7F
+          ? String($0) : "\\u{" + String($0.value, radix: 16) + "}"
+      }.joined())
   }
 
   // MARK: - Export

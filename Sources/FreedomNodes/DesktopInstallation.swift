@@ -426,7 +426,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       return try NodeSession.requireApplicable(outside, in: nil, creating: radicleHome)
     }
     let home = try NodeSession.engine { () throws(NodeFileError) in
-      try NodeDirectory.openForReading(radicleHome, layout: Radicle.layout)
+      try NodeDirectory.openForReading(radicleHome, layout: Radicle.layout, recovering: false)
     }
     defer { home.close() }
     try NodeSession.requireApplicable(outside, in: home, creating: radicleHome)

@@ -44,9 +44,12 @@ public struct ExportDryRun<Plan: NodePlan>: Sendable {
   public let backupDirectory: String?
   /// Whether the node directory exists; false when the export would create it.
   public let directoryExists: Bool
+  /// The changes earlier runs were interrupted in, which the export would first finish or
+  /// undo (the dry run leaves them as they are, and plans on the directories as they are).
+  public let interruptedChanges: [NodeDirectory.InterruptedChange]
 
-  /// Whether the export would change anything.
-  public var changes: Bool { plan.change != nil }
+  /// Whether the export would change anything (finishing an interrupted change included).
+  public var changes: Bool { plan.change != nil || !interruptedChanges.isEmpty }
 }
 
 /// The one export path, the one verify path and the one target reader that every command uses:
@@ -96,8 +99,8 @@ public enum NodeSession {
   }
 
   /// What `export` would do to `node`, changing nothing: the directory is opened for reading
-  /// (as `verify` opens it: locked, an interrupted change finished or undone, the lock file
-  /// removed again), inspected and planned, never applied. A directory that does not exist is
+  /// and locked, an interrupted change in it found and told (`interruptedChanges`) but left as
+  /// it is, inspected and planned, never applied. A directory that does not exist is
   /// planned as empty and not created (an enclosing installation that exists is still locked
   /// and recovered first). Throws what the export would throw before writing, the refusal
   /// naming every conflict included.
@@ -124,13 +127,13 @@ public enum NodeSession {
       directory = try engine { () throws(NodeFileError) in
         try NodeDirectory.openForReading(
           node.directory, layout: node.layout, enclosing: enclosing.map(\.engine),
-          nested: node.nestedDirectories.map(\.engine))
+          nested: node.nestedDirectories.map(\.engine), recovering: false)
       }
     } else if let outer {
       directory = try engine { () throws(NodeFileError) in
         try NodeDirectory.openForReading(
           enclosing[outer].path, layout: enclosing[outer].layout,
-          enclosing: enclosing[..<outer].map(\.engine))
+          enclosing: enclosing[..<outer].map(\.engine), recovering: false)
       }
     } else {
       directory = nil
@@ -168,7 +171,7 @@ public enum NodeSession {
       plan: plan, actions: actions,
       backupDirectory: keepsAside
         ? NodePath.join(node.directory, backupName(for: plan.actions)) : nil,
-      directoryExists: exists)
+      directoryExists: exists, interruptedChanges: directory?.interruptedChanges ?? [])
   }
 
   /// Verifies `node` against `profile` under its lock, after an interrupted change in it was
@@ -232,8 +235,9 @@ public enum NodeSession {
   }
 
   /// `.freedom-keys.replaced/<UTC time>-<the old identity>`, the backup directory of an export
-  /// (the engine makes it only when something is moved there): the time to the second and the
-  /// first key identity the plan replaces, in file-name-safe characters.
+  /// (the engine makes it only when something is moved there, under the lock, with `-2`, `-3`,
+  /// … added when an earlier change in the same second used the name): the time to the second
+  /// and the first key identity the plan replaces, in file-name-safe characters.
   static func backupName(for actions: [PlannedAction], at date: Date = Date()) -> String {
     let replaced = actions.lazy.compactMap { action -> String? in
       guard case .replace(let before?) = action.kind, action.after != nil else { return nil }

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import Glibc
 
 /// What happens when the process crashes: one fixed line on stderr and death by the signal
@@ -9,11 +10,10 @@ enum CrashHandler {
   /// The signals Swift's backtracer handles on Linux, plus SIGSYS.
   static let signals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGQUIT, SIGSYS]
 
-  /// Core files off, then our handler for every fatal signal, run on its own stack so that a
-  /// stack overflow is reported too.
+  /// Core dumps off (files and piped cores alike: `CoreDumps.forbid`), then our handler for
+  /// every fatal signal, run on its own stack so that a stack overflow is reported too.
   static func install() {
-    var noCoreDumps = rlimit(rlim_cur: 0, rlim_max: 0)
-    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCoreDumps)
+    CoreDumps.forbid()
 
     let stackSize = 64 * 1024
     var alternateStack = stack_t(

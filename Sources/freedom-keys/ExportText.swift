@@ -17,6 +17,8 @@ enum ExportText {
     var targetExists = true
     /// Where what is replaced or moved aside is kept.
     var backupDirectory: String? = nil
+    /// The interrupted changes the export would first finish or undo (dry runs only).
+    var interruptedChanges: [NodeDirectory.InterruptedChange] = []
 
     init(target: String, actions: [PlannedAction], changes: Bool) {
       self.target = target
@@ -28,6 +30,7 @@ enum ExportText {
       self.init(target: target, actions: dryRun.actions, changes: dryRun.changes)
       targetExists = dryRun.directoryExists
       backupDirectory = dryRun.backupDirectory
+      interruptedChanges = dryRun.interruptedChanges
     }
 
     /// The plan an export applied: moved aside only what the change did move.
@@ -106,6 +109,7 @@ enum ExportText {
       report.row(name(action.kind), action.path + identity(action))
     }
     var text = report.rendered
+    for change in plan.interruptedChanges { text += interrupted(change) + "\n" }
     text +=
       "Identities before: \(list(plan.identitiesBefore)); after: \(list(plan.identitiesAfter))\n"
     if let backup = plan.backupDirectory {
@@ -117,6 +121,15 @@ enum ExportText {
       text += "\(plan.target) does not exist: the export would create it\n"
     }
     return text
+  }
+
+  /// "The export would first finish an interrupted change from <record> …".
+  static func interrupted(_ change: NodeDirectory.InterruptedChange) -> String {
+    change.finishes
+      ? "The export would first finish an interrupted change from \(change.record) (its new "
+        + "identity is in place); the plan above is for the directory as it is now"
+      : "The export would first undo an interrupted change from \(change.record) (the old "
+        + "identity back in place); the plan above is for the directory as it is now"
   }
 
   private static func identity(_ action: PlannedAction) -> String {
@@ -172,6 +185,17 @@ enum ExportText {
         "after": .array(plan.identitiesAfter.map { .string($0) }),
       ]))
     if let backup = plan.backupDirectory { object.append("backupDirectory", .string(backup)) }
+    if !plan.interruptedChanges.isEmpty {
+      object.append(
+        "interruptedChanges",
+        .array(
+          plan.interruptedChanges.map {
+            .object([
+              "directory": .string($0.directory), "record": .string($0.record),
+              "finishes": .bool($0.finishes),
+            ])
+          }))
+    }
     return object
   }
 

@@ -398,4 +398,44 @@ struct ExportDryRunTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: path).sorted() == ["keys", "password"])
   }
+
+  /// Issue 26, item 2: `--dry-run` on a bee directory a kill -9 left mid-change (the state moved
+  /// aside, the record and the lock file left) printed "nothing was written" and undid the
+  /// change. Now it says the export would first undo it, and every byte stays; the export does.
+  @Test func anInterruptedChangeIsToldNotFinished() throws {
+    let fixture = try ExportFixture()
+    let dir = try ExportTransactionTests.beeWithState(fixture)
+    try makeDirectory(dir + "/.freedom-keys.old")
+    #expect(rename(dir + "/statestore", dir + "/.freedom-keys.old/0") == 0)
+    let record = try fixture.file(
+      "bee/.freedom-keys.intent", "freedom-keys intent 2\naside 0 statestore\nend\n")
+    _ = try fixture.file("bee/.freedom-keys.lock", "")
+    let before = try treeSnapshot(dir)
+
+    let dryRun = try fixture.run(["export", "bee", "--data-dir", dir, "--dry-run"])
+    #expect(dryRun.status == 0, "\(dryRun.stderr)")
+    #expect(dryRun.stdout.hasPrefix("Dry run, nothing was written; the export would:\n"))
+    #expect(
+      dryRun.stdout.contains(
+        "\nThe export would first undo an interrupted change from \(record) (the old identity "
+          + "back in place); the plan above is for the directory as it is now\n"))
+    #expect(try treeSnapshot(dir) == before)
+    let json = try fixture.run(["export", "bee", "--data-dir", dir, "--dry-run", "--json"])
+    #expect(json.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["changed"] as? Bool == true)
+    let interrupted = object["interruptedChanges"] as? [[String: Any]]
+    #expect(interrupted?.count == 1)
+    #expect(interrupted?.first?["directory"] as? String == dir)
+    #expect(interrupted?.first?["record"] as? String == record)
+    #expect(interrupted?.first?["finishes"] as? Bool == false)
+    #expect(try treeSnapshot(dir) == before)
+
+    let export = try fixture.run(["export", "bee", "--data-dir", dir])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stderr.contains("undid an interrupted change in \(dir)"))
+    #expect(text(dir + "/statestore/000001.log") == "statestore of the old identity")
+    #expect(!tree(dir).contains { $0.contains(".freedom-keys") })
+  }
 }

@@ -64,6 +64,40 @@ struct NodeRulesTests {
     #expect(json.stdout.contains("\"ok\": false"))
   }
 
+  /// Issue 26, item 5: field names in another case (bee's Go reader ignores case, antd's serde
+  /// does not) and scrypt's n ≥ 2^(16·r) were "match" for verify --antd-dir and "nothing to do"
+  /// for export antd.
+  @Test(arguments: [
+    (
+      "\"mac\":", "\"MAC\":",
+      "it names 'crypto.mac' 'MAC'; antd reads field names exactly as written"
+    ),
+    (
+      "\"crypto\":", "\"CRYPTO\":",
+      "it names 'crypto' 'CRYPTO'; antd reads field names exactly as written"
+    ),
+  ])
+  func aKeystoreNamedAsAntdDoesNotReadIsAMismatch(standard: String, other: String, reason: String)
+    throws
+  {
+    let fixture = try ExportFixture()
+    let dir = fixture.path("ant-data")
+    #expect(try fixture.run(["export", "antd", "--data-dir", dir]).status == 0)
+    let keystore = dir + "/keys/swarm.key"
+    let original = try #require(text(keystore))
+    let renamed = original.replacingOccurrences(of: standard, with: other)
+    #expect(renamed != original)
+    try Data(renamed.utf8).write(to: URL(fileURLWithPath: keystore))
+
+    let verify = try fixture.run(["verify", "--antd-dir", dir])
+    #expect(verify.status == 3, "\(verify.stdout)\(verify.stderr)")
+    #expect(verify.stdout.contains("(antd refuses it: \(reason))"), "\(verify.stdout)")
+    let export = try fixture.run(["export", "antd", "--data-dir", dir])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stdout.contains("Rewrote \(keystore) as antd reads it"), "\(export.stdout)")
+    #expect(try fixture.run(["verify", "--antd-dir", dir]).status == 0)
+  }
+
   @Test func aKeystoreAntdRefusesIsAMismatchAndExportRewritesIt() throws {
     let fixture = try ExportFixture()
     let userData = fixture.path("Freedom")

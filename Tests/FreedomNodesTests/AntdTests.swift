@@ -160,4 +160,106 @@ struct AntdTests {
       try NodeSession.recoveryTargets(antd)
         == [.address(NodeFixture.other.swarm.address, of: .swarm)])
   }
+
+  /// A v3 keystore of `profile`'s swarm key with scrypt `n` and `r` (p = 1), which
+  /// `Web3Keystore.encrypt` (r = 8 always) cannot write.
+  static func keystore(_ profile: FreedomProfile, n: UInt64, r: UInt32, password: String)
+    throws -> [UInt8]
+  {
+    let salt = [UInt8](repeating: 0x11, count: 32)
+    let iv = [UInt8](repeating: 0x22, count: 16)
+    let derived = try Scrypt.deriveKey(
+      password: Array(password.utf8), salt: salt, n: n, r: r, p: 1, keyByteCount: 32)
+    let key = try #require(Hex.decode(profile.swarm.privateKey.rawRepresentation.revealHex()))
+    let ciphertext = try AES.ctr128(key: derived[0..<16], iv: iv, data: key)
+      .withUnsafeBytes { Array($0) }
+    let mac = derived[16..<32].withUnsafeBytes { Keccak256.hash(Array($0) + ciphertext) }
+    let json = """
+      {"address":"\(profile.swarm.address.lowercaseHex)","crypto":{\
+      "cipher":"aes-128-ctr","ciphertext":"\(Hex.encode(ciphertext))",\
+      "cipherparams":{"iv":"\(Hex.encode(iv))"},"kdf":"scrypt","kdfparams":{"dklen":32,\
+      "n":\(n),"p":1,"r":\(r),"salt":"\(Hex.encode(salt))"},"mac":"\(Hex.encode(mac))"},\
+      "id":"3198bc9c-6672-5ab3-d995-4942343ae5b6","version":3}
+      """
+    return Array(json.utf8)
+  }
+
+  /// Issue 26, item 5: antd's serde reads exact field names, where bee's Go reader (and ours,
+  /// for bee) ignores case: verify --antd-dir said "match" and export antd "nothing to do" for
+  /// keystores antd refuses. Each is now a mismatch naming the field, bee still reads it, and
+  /// the export rewrites it as antd reads it.
+  @Test(arguments: [
+    ("\"crypto\":", "\"CRYPTO\":", "crypto", "CRYPTO"),
+    ("\"mac\":", "\"MAC\":", "crypto.mac", "MAC"),
+    ("\"n\":", "\"N\":", "crypto.kdfparams.n", "N"),
+    ("\"iv\":", "\"Iv\":", "crypto.cipherparams.iv", "Iv"),
+    ("\"version\":", "\"VERSION\":", "version", "VERSION"),
+  ])
+  func aFieldNameInAnotherCaseIsAMismatchForAntd(
+    standard: String, other: String, field: String, written: String
+  ) throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: pw-of-the-test\n")
+    let json = String(
+      decoding: try NodeFixture.keystore(NodeFixture.profile, password: "pw-of-the-test"),
+      as: UTF8.self)
+    let renamed = json.replacingOccurrences(of: standard, with: other)
+    #expect(renamed != json)
+    try fixture.file("ant-data/keys/swarm.key", renamed)
+
+    let findings = try NodeSession.verify(antd, against: NodeFixture.profile)
+    #expect(findings[0].status == .mismatch)
+    #expect(
+      findings[0].reason == .antdRefusesKeystore(.fieldNameCase(field: field, written: written)))
+    let bee = Bee(
+      directory: fixture.path("ant-data"), password: SecureBytes(utf8: "pw-of-the-test"))
+    #expect(try NodeSession.verify(bee, against: NodeFixture.profile)[0].status == .match)
+
+    let outcome = try NodeSession.export(
+      antd, .init(profile: NodeFixture.profile, password: nil), consent: .none)
+    #expect(outcome.plan.keystore == .rewrite(.fieldNameCase(field: field, written: written)))
+    #expect(try NodeSession.verify(antd, against: NodeFixture.profile)[0].status == .match)
+  }
+
+  /// antd's own alias: `Crypto` is read as `crypto`.
+  @Test func aCapitalisedCryptoIsWhatAntdReadsToo() throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: pw-of-the-test\n")
+    let json = String(
+      decoding: try NodeFixture.keystore(NodeFixture.profile, password: "pw-of-the-test"),
+      as: UTF8.self)
+    let renamed = json.replacingOccurrences(of: "\"crypto\":", with: "\"Crypto\":")
+    #expect(renamed != json)
+    try fixture.file("ant-data/keys/swarm.key", renamed)
+    let finding = try NodeSession.verify(antd, against: NodeFixture.profile)[0]
+    #expect(finding.status == .match)
+    #expect(finding.reason == .decryptedWithNodePassword(.config))
+  }
+
+  /// antd's scrypt (RustCrypto's `Params::new`) wants n < 2^(16·r): r = 1 with n = 2^16 is
+  /// refused (bee reads it), r = 1 with n = 2^15 is read.
+  @Test(arguments: [(UInt64(1) << 16, true), (UInt64(1) << 15, false)])
+  func scryptParametersAntdRejectsAreAMismatch(n: UInt64, refused: Bool) throws {
+    let fixture = try NodeFixture()
+    let antd = try antData(fixture, config: "password: pw-of-the-test\n")
+    try fixture.bytes(
+      "ant-data/keys/swarm.key",
+      try Self.keystore(NodeFixture.profile, n: n, r: 1, password: "pw-of-the-test"))
+    let finding = try NodeSession.verify(antd, against: NodeFixture.profile)[0]
+    #expect(finding.status == (refused ? .mismatch : .match))
+    #expect(
+      finding.reason
+        == (refused
+          ? .antdRefusesKeystore(.scryptParameters(n: n, r: 1))
+          : .decryptedWithNodePassword(.config)))
+    let bee = Bee(
+      directory: fixture.path("ant-data"), password: SecureBytes(utf8: "pw-of-the-test"))
+    #expect(try NodeSession.verify(bee, against: NodeFixture.profile)[0].status == .match)
+    if refused {
+      let outcome = try NodeSession.export(
+        antd, .init(profile: NodeFixture.profile, password: nil), consent: .none)
+      #expect(outcome.plan.keystore == .rewrite(.scryptParameters(n: n, r: 1)))
+      #expect(try NodeSession.verify(antd, against: NodeFixture.profile)[0].status == .match)
+    }
+  }
 }

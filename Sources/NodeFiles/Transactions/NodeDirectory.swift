@@ -51,6 +51,24 @@ public final class NodeDirectory {
   }
   /// The enclosing node directories that were locked (outermost first).
   public private(set) var enclosingDirectories: [NodeDirectory] = []
+  /// A change an earlier run was interrupted in, found by an open that changes nothing
+  /// (`openForReading(recovering: false)`) and left as it is.
+  public struct InterruptedChange: Sendable, Equatable {
+    /// The node directory that holds it.
+    public let directory: String
+    /// Its intent record (the full path).
+    public let record: String
+    /// Whether the next run that recovers finishes it (its new identity is in place) or
+    /// undoes it (the old identity back).
+    public let finishes: Bool
+  }
+  /// The interrupted changes found here and in the enclosing and nested directories
+  /// (outermost first), when the open did not recover them.
+  public var interruptedChanges: [InterruptedChange] {
+    enclosingDirectories.compactMap(\.interrupted) + (interrupted.map { [$0] } ?? [])
+      + nestedDirectories.compactMap(\.interrupted)
+  }
+  private var interrupted: InterruptedChange?
   /// Where a change that names no backup directory keeps what it replaces or removes
   /// (relative, below `.freedom-keys.replaced`); nil deletes it once the change is committed.
   public var defaultBackup: String?
@@ -70,6 +88,10 @@ public final class NodeDirectory {
   /// when nothing was written.
   private var created: [String] = []
   private var wrote = false
+  /// Set when the clean-up of a committed change failed (here, or when `open` finished one):
+  /// its old files still wait in the engine's directories and its record stays, so no new
+  /// change may start until a run finishes it.
+  private var unfinishedCleanUp: NodeFileError?
   /// Tests only: called at each point of `apply` ("step <i>", "commit", "clean-up",
   /// "backup <i>"); a throw is a failure at that point.
   var faultInjection: ((String) throws(NodeFileError) -> Void)?
@@ -158,10 +180,18 @@ public final class NodeDirectory {
   /// recovers each when this user may; a directory this user cannot write is read as it is,
   /// unless it holds an interrupted change. The locks are held through the caller's reads,
   /// until `close`.
+  ///
+  /// With `recovering` false (a dry run) nothing is written at all: an interrupted change is
+  /// checked as recovery would check its record (one it would refuse is refused), told in
+  /// `interruptedChanges` and left as it is, leftovers stay, and a lock file a killed run left
+  /// stays too.
   public static func openForReading(
-    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = [], nested: [Enclosing] = []
+    _ path: String, layout: NodeLayout, enclosing: [Enclosing] = [], nested: [Enclosing] = [],
+    recovering: Bool = true
   ) throws(NodeFileError) -> NodeDirectory {
-    var group = LockGroup(timeout: NodeDirectoryLock.defaultTimeout, readOnlyIsFine: true)
+    var group = LockGroup(
+      timeout: NodeDirectoryLock.defaultTimeout, readOnlyIsFine: true,
+      leavingNoTrace: !recovering)
     do throws(NodeFileError) {
       let outer = try group.lock(enclosing)
       guard let directory = try group.lock(path, layout: layout) else {
@@ -169,7 +199,13 @@ public final class NodeDirectory {
       }
       let inner = try group.lock(nested)
       directory.nestedDirectories = inner
-      for node in outer + [directory] + inner { try node.recoverIfLocked() }
+      for node in outer + [directory] + inner {
+        if recovering {
+          try node.recoverIfLocked()
+        } else {
+          try node.findInterruptedChange()
+        }
+      }
       directory.enclosingDirectories = outer
       directory.locks = group.locks
       return directory
@@ -185,11 +221,33 @@ public final class NodeDirectory {
     if isLocked {
       try recover()
     } else if try root.status(NodeLayout.intentName) != nil {
-      throw NodeFileError(
-        .recovery,
-        "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
-          + "cannot finish; run this again as the directory's owner")
+      throw cannotFinish
     }
+  }
+
+  private var cannotFinish: NodeFileError {
+    NodeFileError(
+      .recovery,
+      "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
+        + "cannot finish; run this again as the directory's owner")
+  }
+
+  /// What `recover` would do, found without doing it: the record checked as recovery checks
+  /// it, and whether it would finish or undo the change.
+  private func findInterruptedChange() throws(NodeFileError) {
+    guard try root.status(NodeLayout.intentName) != nil else { return }
+    guard isLocked else { throw cannotFinish }
+    let record = try readRecord()
+    try requireTransactionDirectories()
+    interrupted = InterruptedChange(
+      directory: path, record: full(NodeLayout.intentName), finishes: try finishes(record))
+  }
+
+  /// Whether recovery finishes the change `record` describes (else it undoes it).
+  private func finishes(_ record: IntentRecord) throws(NodeFileError) -> Bool {
+    if record.version == 1 { return try isCommittedByInodes(record) }
+    if record.committed { return true }
+    return try isLastReplacementDone(record)
   }
 
   /// Releases the locks. With `keep: false` (the run failed), a directory `open` created is
@@ -213,6 +271,8 @@ public final class NodeDirectory {
   private struct LockGroup {
     let timeout: Double
     let readOnlyIsFine: Bool
+    /// Leave a lock file a killed run left (an open that writes nothing).
+    var leavingNoTrace = false
     var locks: [NodeDirectoryLock] = []
     var seen: [FileStatus] = []
 
@@ -228,7 +288,8 @@ public final class NodeDirectory {
         directory.isLocked = true
         return directory
       }
-      switch try NodeDirectoryLock.attempt(root, timeout: timeout) {
+      switch try NodeDirectoryLock.attempt(root, timeout: timeout, leavingNoTrace: leavingNoTrace)
+      {
       case .locked(let lock):
         locks.append(lock)
         seen.append(status)
@@ -248,7 +309,10 @@ public final class NodeDirectory {
     {
       var locked: [NodeDirectory] = []
       var group = self
-      if let readOnlyIsFine { group = LockGroup(timeout: timeout, readOnlyIsFine: readOnlyIsFine) }
+      if let readOnlyIsFine {
+        group = LockGroup(
+          timeout: timeout, readOnlyIsFine: readOnlyIsFine, leavingNoTrace: leavingNoTrace)
+      }
       group.locks = locks
       group.seen = seen
       for item in directories where try FileStatus.following(item.path)?.isDirectory == true {
@@ -309,6 +373,7 @@ public final class NodeDirectory {
   @discardableResult
   public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
     guard isLocked else { throw lockDenied }
+    if let unfinishedCleanUp { throw Self.cleanUpPending(path, unfinishedCleanUp) }
     var change = change
     if change.backup == nil { change.backup = defaultBackup }
     try validate(change)
@@ -318,8 +383,11 @@ public final class NodeDirectory {
     let owner = try root.owner()
 
     // 1. Stage every new file in a 0700 directory beside the targets; nothing visible changes.
+    //    The backup directory is made now too, so no step after the commit needs a new name
+    //    chosen or a folder checked.
     try root.makeDirectory(staging, owner: owner)
     var steps: [IntentRecord.Step] = []
+    var madeForBackup: [String] = []
     do throws(NodeFileError) {
       for directory in try missingParents(of: change) {
         steps.append(.init(kind: .mkdir, index: steps.count, path: directory))
@@ -360,10 +428,14 @@ public final class NodeDirectory {
             existed: target != nil))
         result.written.append(full(file.path))
       }
+      if let backup = change.backup, steps.contains(where: { $0.oldEntry != nil }) {
+        change.backup = try prepareBackup(backup, for: steps, made: &madeForBackup)
+      }
       try root.directory(staging)?.sync()
       try root.sync()
     } catch {
       _ = try? root.removeTree(staging)
+      removeEmptyDirectories(madeForBackup)
       throw error
     }
 
@@ -373,6 +445,7 @@ public final class NodeDirectory {
       try writeRecord(record, replacing: false)
     } catch {
       _ = try? root.removeTree(staging)
+      removeEmptyDirectories(madeForBackup)
       throw error
     }
 
@@ -396,6 +469,7 @@ public final class NodeDirectory {
         record.committed = false
         do throws(NodeFileError) {
           try recover(record, finishing: false)
+          removeEmptyDirectories(madeForBackup)
         } catch let undo {
           wrote = true
           throw NodeFileError(
@@ -414,8 +488,8 @@ public final class NodeDirectory {
       result.keptAside = try recover(record, finishing: true)
     } catch {
       if killed { throw error }
-      warnings.append(
-        "the new identity is in place, but \(error.message); the next run on \(path) retries")
+      unfinishedCleanUp = error
+      warnings.append(Self.cleanUpFailed(path, error))
     }
     result.warnings += warnings
     warnings = []
@@ -432,6 +506,7 @@ public final class NodeDirectory {
   /// meanwhile.
   public func requirePermission(toApply change: NodeChange?) throws(NodeFileError) {
     guard isLocked else { throw lockRefusal ?? lockDenied }
+    if let unfinishedCleanUp { throw Self.cleanUpPending(path, unfinishedCleanUp) }
     guard let change else { return }
     try validate(change)
     var asked: Set<String> = []
@@ -507,6 +582,105 @@ public final class NodeDirectory {
     } catch {
       throw nodeFileError(error)
     }
+  }
+
+  /// The warning when the clean-up after a commit failed: the change stands, the next run
+  /// retries the clean-up.
+  private static func cleanUpFailed(_ path: String, _ error: NodeFileError) -> String {
+    "the new identity is in place, but \(error.message); the next run on \(path) retries"
+  }
+
+  /// A new change refused while an earlier one's clean-up is still to do.
+  private static func cleanUpPending(_ path: String, _ error: NodeFileError) -> NodeFileError {
+    NodeFileError(
+      .recovery,
+      "\(path) holds a change whose new identity is in place but whose old files are not yet "
+        + "kept (\(error.message)); nothing was changed — fix that, and the next run finishes "
+        + "the clean-up")
+  }
+
+  /// Makes the backup directory `backup` (relative, below `.freedom-keys.replaced`) and the
+  /// folders the steps' old entries go into, before the commit: under a name no earlier
+  /// change used (`<backup>-2`, `-3`, … when it is taken; the lock keeps another run from
+  /// taking it meanwhile), every existing folder on the way checked first. `made` gets what
+  /// was created, outermost first. Returns the name.
+  private func prepareBackup(
+    _ backup: String, for steps: [IntentRecord.Step], made: inout [String]
+  ) throws(NodeFileError) -> String {
+    let owner = try root.owner()
+    var prefix = ""
+    for component in backup.split(separator: "/").dropLast() {
+      prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+      guard let status = try root.status(prefix) else { break }
+      try requireBackupFolder(prefix, status, owner: owner)
+    }
+    var name = backup
+    var counter = 2
+    while try root.status(name) != nil {
+      name = backup + "-" + String(counter)
+      counter += 1
+    }
+    made += try root.makeDirectories(name)
+    for step in steps where step.oldEntry != nil {
+      made += try root.makeDirectories(NodePath.parent(name + "/" + step.path))
+    }
+    return name
+  }
+
+  /// A folder that holds backups must be a directory (not a symbolic link) of the directory's
+  /// owner or this user, that this user may create names in: what is moved there after the
+  /// commit must get there.
+  private func requireBackupFolder(
+    _ relative: String, _ status: FileStatus, owner: DirectoryDescriptor.Owner
+  ) throws(NodeFileError) {
+    let keeps = "freedom-keys keeps what an export replaces in that directory"
+    guard !status.isSymbolicLink else {
+      throw NodeFileError(
+        .unexpectedFile,
+        "\(full(relative)) is a symbolic link; \(keeps) and follows no link inside \(path) — "
+          + "move it away")
+    }
+    guard status.isDirectory else {
+      throw NodeFileError(
+        .unexpectedFile,
+        "\(full(relative)) is \(status.kindDescription), not a directory; \(keeps) — move it "
+          + "away")
+    }
+    guard status.owner == owner.user || status.owner == Platform.effectiveUser else {
+      throw NodeFileError(
+        .unexpectedFile,
+        "\(full(relative)) is owned by user \(status.owner), not by \(path)'s owner; \(keeps) — "
+          + "move it away or give it to the directory's owner")
+    }
+    if let code = try root.accessRefusal(relative, Platform.mayWriteIn) {
+      throw .system("keep the replaced files in", full(relative), code)
+    }
+  }
+
+  /// Removes each of `directories` (innermost first) that is still an empty directory.
+  private func removeEmptyDirectories(_ directories: [String]) {
+    for directory in directories.reversed() {
+      guard (try? root.status(directory))??.isDirectory == true,
+        (try? root.names(directory))?.isEmpty == true
+      else { continue }
+      _ = try? root.remove(directory)
+    }
+  }
+
+  /// The folders below the backup directory `backup` and it, innermost first, that an undone
+  /// change made and nothing was moved into.
+  private func removeUnusedBackup(_ backup: String) {
+    guard (try? root.status(backup))??.isDirectory == true else { return }
+    var directories = [backup]
+    var index = 0
+    while index < directories.count {
+      for name in (try? root.names(directories[index])) ?? []
+      where (try? root.status(directories[index] + "/" + name))??.isDirectory == true {
+        directories.append(directories[index] + "/" + name)
+      }
+      index += 1
+    }
+    removeEmptyDirectories(directories)
   }
 
   /// A change in a directory this run could not lock.
@@ -673,13 +847,17 @@ public final class NodeDirectory {
     if try root.status(NodeLayout.intentName) != nil {
       let record = try readRecord()
       try requireTransactionDirectories()
-      var finishing = record.committed
-      if record.version == 1 {
-        finishing = try isCommittedByInodes(record)
-      } else if !finishing {
-        finishing = try isLastReplacementDone(record)
+      let finishing = try finishes(record)
+      do throws(NodeFileError) {
+        try recover(record, finishing: finishing)
+      } catch {
+        // Committed: the new identity stands whatever the clean-up meets (a backup folder
+        // someone changed, a full disk); the record stays for the next run to retry it, and
+        // the directory stays readable meanwhile.
+        guard finishing else { throw error }
+        unfinishedCleanUp = error
+        warnings.append(Self.cleanUpFailed(path, error))
       }
-      try recover(record, finishing: finishing)
       notes.append(
         finishing
           ? "finished an interrupted change in \(path): the new identity is in place"
@@ -806,6 +984,7 @@ public final class NodeDirectory {
       if let backup = record.backup { kept = try moveIntoBackup(record, backup) }
     } else {
       for step in record.steps.reversed() { try undo(step) }
+      if let backup = record.backup { removeUnusedBackup(backup) }
       try root.sync()
       // Undone: without the record what is left in the staging and aside directories is
       // leftovers, which the next run discards if this one cannot.

@@ -15,11 +15,14 @@ public final class NodeDirectoryLock {
   public let directory: String
   private var descriptor: Int32
   private let parent: DirectoryDescriptor
+  /// Whether `release` removes the lock file (not when a run that writes nothing found one).
+  private let removesFile: Bool
 
-  private init(parent: DirectoryDescriptor, descriptor: Int32) {
+  private init(parent: DirectoryDescriptor, descriptor: Int32, removesFile: Bool = true) {
     self.directory = parent.path
     self.parent = parent
     self.descriptor = descriptor
+    self.removesFile = removesFile
   }
 
   deinit { release() }
@@ -57,13 +60,17 @@ public final class NodeDirectoryLock {
     case readOnly(NodeFileError)
   }
 
-  /// Locks `directory`, or says why this user cannot; any other failure throws.
-  static func attempt(_ directory: DirectoryDescriptor, timeout: Double = defaultTimeout)
-    throws(NodeFileError) -> Attempt
-  {
+  /// Locks `directory`, or says why this user cannot; any other failure throws. With
+  /// `leavingNoTrace` (a dry run), a lock file that was there before (a killed run's) is left
+  /// there on release, so the directory ends as it began.
+  static func attempt(
+    _ directory: DirectoryDescriptor, timeout: Double = defaultTimeout,
+    leavingNoTrace: Bool = false
+  ) throws(NodeFileError) -> Attempt {
     let path = directory.full(fileName)
     let deadline = Platform.now() + timeout
     while true {
+      let existed = leavingNoTrace && Platform.lstatat(directory.descriptor, fileName) != nil
       // Platform.nonBlocking: a FIFO planted under the name does not hang the open; fstat refuses it.
       let descriptor = Platform.openat(
         directory.descriptor, fileName,
@@ -93,7 +100,8 @@ public final class NodeDirectoryLock {
         if let current = Platform.lstatat(directory.descriptor, fileName),
           current.isSameFile(as: locked)
         {
-          return .locked(NodeDirectoryLock(parent: directory, descriptor: descriptor))
+          return .locked(
+            NodeDirectoryLock(parent: directory, descriptor: descriptor, removesFile: !existed))
         }
         _ = Platform.close(descriptor)
         continue
@@ -116,7 +124,7 @@ public final class NodeDirectoryLock {
   /// Removes the lock file and lets the next process in.
   public func release() {
     guard descriptor >= 0 else { return }
-    _ = Platform.unlinkat(parent.descriptor, Self.fileName, directory: false)
+    if removesFile { _ = Platform.unlinkat(parent.descriptor, Self.fileName, directory: false) }
     _ = Platform.close(descriptor)
     descriptor = -1
   }

@@ -88,6 +88,10 @@ public struct Web3Keystore: Sendable {
   /// Whether `version` is the number 3 (geth, bee, antd) rather than the string "3" (which
   /// bee reads and antd refuses).
   public internal(set) var versionIsNumber = true
+  /// The fields whose name in the file differs from the standard one in case only (Go's
+  /// readers, bee's and geth's, match names ignoring case; serde readers such as antd's do
+  /// not): each standard dotted path (`crypto.kdfparams.n`) → the name as written (`N`).
+  public internal(set) var namesWrittenOtherwise: [String: String] = [:]
 
   /// The two MACs a v3 file is found with.
   public enum MACAlgorithm: Sendable, Equatable {
@@ -241,8 +245,12 @@ public struct Web3Keystore: Sendable {
 }
 
 /// Reads a v3 key file's fields from its JSON positions.
-private struct Reader {
+private final class Reader {
   let bytes: UnsafeRawBufferPointer
+  /// See `Web3Keystore.namesWrittenOtherwise`.
+  private var namesWrittenOtherwise: [String: String] = [:]
+
+  init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
   func keystore() throws(Web3KeystoreError) -> Web3Keystore {
     let root: JSONNode
@@ -329,6 +337,7 @@ private struct Reader {
     var keystore = Web3Keystore(
       address: address, id: id, kdf: kdf, salt: salt, iv: iv, ciphertext: ciphertext, mac: mac)
     keystore.versionIsNumber = versionIsNumber
+    keystore.namesWrittenOtherwise = namesWrittenOtherwise
     return keystore
   }
 
@@ -362,6 +371,9 @@ private struct Reader {
   {
     let found = object.members(named: name)
     guard found.count <= 1 else { throw .duplicateField(path + name) }
+    if let member = found.first, member.name != name {
+      namesWrittenOtherwise[path + name] = member.name
+    }
     return found.first?.value
   }
 
