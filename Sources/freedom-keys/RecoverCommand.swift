@@ -965,14 +965,7 @@ struct RecoverCommand: ParsableCommand {
 
   /// "the phrase as written", "one wrong word", "one missing word and one wrong word".
   static func describe(_ phase: RecoveryPhase) -> String {
-    let counted = [
-      (phase.extraWords, "extra word"), (phase.missingWords, "missing word"),
-      (phase.typos, "wrong word"),
-    ].filter { $0.0 > 0 }.map { count, noun in
-      (count == 1 ? "one " : count == 2 ? "two " : "\(count) ") + noun + (count == 1 ? "" : "s")
-    }
-    let parts = (phase.swap ? ["two adjacent words exchanged"] : []) + counted
-    return parts.isEmpty ? "the phrase as written" : parts.joined(separator: " and ")
+    phase.description
   }
 
   // MARK: - Numbers
