@@ -30,6 +30,9 @@ package struct DamagedPhrase: Sendable {
   let written: [String]
   /// The word indices each remembered word may stand for.
   let sets: [WordSet]
+  /// For each position, the close words of what was written there that it does not allow,
+  /// closest first (`DamagedPhrase+CloseWords.swift`): what a close wrong word ranges over.
+  let closeSets: [WordSet]
   /// The 1-based positions of words in no wordlist and not within two edits of any word,
   /// read as `?` because `unplaceableAsUnknown` was given (else they are refused).
   package let unplaceable: [Int]
@@ -121,6 +124,7 @@ package struct DamagedPhrase: Sendable {
     self.words = words
     self.written = tokens
     self.sets = sets
+    closeSets = Self.closeSets(words: words, sets: sets, in: list)
     self.unplaceable = unplaceable
   }
 

@@ -652,6 +652,10 @@ package final class PhraseRecovery: Sendable {
       append(search.requiresSwap ? 1 : 0)
       append(UInt64(search.minimumTypos))
     }
+    if search.wrongWords == .close {
+      // Versioned: another definition of close words is another search.
+      bytes += Array("close wrong words 1\0".utf8)
+    }
   }
 
   /// The targets' definitions, each after its length, after their count.

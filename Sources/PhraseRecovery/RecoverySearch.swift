@@ -7,13 +7,22 @@ import VaultKeys
 /// The candidates are the union of parts, each a product of word sets per position: one part
 /// per choice of which written words are extra, where the missing words go, whether and where
 /// two adjacent words were exchanged, and which words (up to `typos`) are wrong — a wrong word
-/// ranges over the words its position does *not* allow, so the parts of one such choice never
-/// overlap. Parts of different choices may share candidates; a candidate is searched only in
+/// ranges over the words its position does *not* allow (all of them, or only its close words,
+/// closest first: `wrongWords`), so the parts of one such choice never overlap. Parts of different choices may share candidates; a candidate is searched only in
 /// the first part that holds it.
 ///
 /// The parts are counted before any is stored, so a search too large to count (2^63
 /// candidates) or to hold (`maximumParts`) is refused with no memory spent on it.
 package struct RecoverySearch: Sendable {
+  /// What a wrong word may be replaced by.
+  package enum WrongWords: Sendable, Equatable {
+    /// Any word its position does not allow.
+    case any
+    /// Only the close words of what was written there (within two edits, or an English
+    /// abbreviation within one), closest first: the likeliest wrong words.
+    case close
+  }
+
   /// The phrase as remembered.
   package let phrase: DamagedPhrase
   /// Words left out at unknown positions.
@@ -28,6 +37,8 @@ package struct RecoverySearch: Sendable {
   package let typos: Int
   /// At least this many words are wrong (an automatic phase of exactly `typos` wrong words).
   package let minimumTypos: Int
+  /// What a wrong word ranges over.
+  package let wrongWords: WrongWords
   /// The word count of every candidate.
   package let wordCount: Int
   let parts: [SearchPart]
@@ -61,7 +72,8 @@ package struct RecoverySearch: Sendable {
 
   package init(
     phrase: DamagedPhrase, missingWords: Int = 0, extraWords: Int = 0, allowsSwap: Bool = false,
-    requiresSwap: Bool = false, typos: Int = 0, minimumTypos: Int = 0
+    requiresSwap: Bool = false, typos: Int = 0, minimumTypos: Int = 0,
+    wrongWords: WrongWords = .any
   ) throws(RecoveryError) {
     let written = phrase.words.count
     let length = written - extraWords + missingWords
@@ -81,13 +93,15 @@ package struct RecoverySearch: Sendable {
     self.requiresSwap = requiresSwap
     self.typos = typos
     self.minimumTypos = minimumTypos
+    self.wrongWords = wrongWords
     wordCount = length
 
-    // Each remembered set's complement, computed once and shared by every part (a wrong word
-    // at a missing word's place has no words left: such parts are empty).
-    let complements = phrase.sets.map(\.complement)
+    // Each remembered set's complement (or close words), computed once and shared by every
+    // part (a wrong word at a missing word's place has no words left: such parts are empty).
+    let replacements =
+      typos == 0 ? [] : wrongWords == .any ? phrase.sets.map(\.complement) : phrase.closeSets
     let shape = Shape(
-      sets: phrase.sets, complements: complements, length: length, missing: missingWords,
+      sets: phrase.sets, replacements: replacements, length: length, missing: missingWords,
       extra: extraWords, swap: allowsSwap || requiresSwap, requiresSwap: requiresSwap,
       typos: minimumTypos...typos)
 
@@ -181,7 +195,8 @@ package struct RecoverySearch: Sendable {
 /// The damage models of a search, enumerated part by part in the search's fixed order.
 private struct Shape {
   let sets: [WordSet]
-  let complements: [WordSet]
+  /// What a wrong word at each written position ranges over (empty with no typos).
+  let replacements: [WordSet]
   let length: Int
   let missing: Int
   let extra: Int
@@ -200,17 +215,17 @@ private struct Shape {
       try RecoverySearch.forEachCombination(of: length, choosing: missing) {
         (inserted: [Int]) throws(E) in
         var layout: [WordSet] = []
-        var layoutComplements: [WordSet?] = []
+        var layoutReplacements: [WordSet?] = []
         var origins: [Int?] = []
         var next = 0
         for position in 0..<length {
           if inserted.contains(position) {
             layout.append(.all)
-            layoutComplements.append(nil)
+            layoutReplacements.append(nil)
             origins.append(nil)
           } else {
             layout.append(sets[kept[next]])
-            layoutComplements.append(complements[kept[next]])
+            layoutReplacements.append(replacements.isEmpty ? nil : replacements[kept[next]])
             origins.append(kept[next])
             next += 1
           }
@@ -218,13 +233,13 @@ private struct Shape {
         let swaps: [Int?] = (requiresSwap ? [] : [nil]) + (swap ? Array(0..<(length - 1)) : [])
         for swap in swaps {
           var swapped = layout
-          var swappedComplements = layoutComplements
+          var swappedReplacements = layoutReplacements
           var swappedOrigins = origins
           if let swap {
             // Exchanging two positions that allow the same words changes nothing.
             guard layout[swap] != layout[swap + 1] else { continue }
             swapped.swapAt(swap, swap + 1)
-            swappedComplements.swapAt(swap, swap + 1)
+            swappedReplacements.swapAt(swap, swap + 1)
             swappedOrigins.swapAt(swap, swap + 1)
           }
           for count in typos {
@@ -232,10 +247,9 @@ private struct Shape {
               (wrong: [Int]) throws(E) in
               var final = swapped
               for position in wrong {
-                guard let complement = swappedComplements[position], complement.count > 0 else {
-                  return
-                }
-                final[position] = complement
+                guard let replacement = swappedReplacements[position], replacement.count > 0
+                else { return }
+                final[position] = replacement
               }
               guard final.allSatisfy({ $0.count > 0 }) else { return }
               try body(

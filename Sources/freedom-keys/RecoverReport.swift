@@ -107,7 +107,7 @@ final class RecoverReport {
   }
 
   static func label(_ phase: RecoverySession.Phase) -> String {
-    let words = phase.kind.map(describe) ?? ""
+    let words = phase.kind?.description ?? ""
     return phase.passphraseTypos > 0 ? words + ", the passphrase with one typo" : words
   }
 
@@ -343,18 +343,6 @@ final class RecoverReport {
       case .exchanged(let at): "characters \(at) and \(at + 1) exchanged"
       }
     }.joined(separator: ", ")
-  }
-
-  /// "the phrase as written", "one wrong word", "one missing word and one wrong word".
-  static func describe(_ phase: RecoveryPhase) -> String {
-    let counted = [
-      (phase.extraWords, "extra word"), (phase.missingWords, "missing word"),
-      (phase.typos, "wrong word"),
-    ].filter { $0.0 > 0 }.map { count, noun in
-      (count == 1 ? "one " : count == 2 ? "two " : "\(count) ") + noun + (count == 1 ? "" : "s")
-    }
-    let parts = (phase.swap ? ["two adjacent words exchanged"] : []) + counted
-    return parts.isEmpty ? "the phrase as written" : parts.joined(separator: " and ")
   }
 
   // MARK: - Numbers

@@ -98,17 +98,17 @@ struct RecoverDamageTests {
     // The engine line first (RecoverPathTests), then the phases.
     let afterEngine = run.stderr.split(separator: "\n", maxSplits: 1).last ?? ""
     #expect(run.stderr.hasPrefix("engine: "))
-    #expect(afterEngine.hasPrefix("phase 1 of 5: the phrase as written\nsearching 1 candidates"))
+    #expect(afterEngine.hasPrefix("phase 1 of 9: the phrase as written\nsearching 1 candidates"))
     #expect(
       run.stderr.contains(
-        "phase 1 of 5 (the phrase as written): no match in 1 candidates\n"
-          + "phase 2 of 5: two adjacent words exchanged\nsearching 11 candidates of 12 english words"
+        "phase 1 of 9 (the phrase as written): no match in 1 candidates\n"
+          + "phase 2 of 9: two adjacent words exchanged\nsearching 11 candidates of 12 english words"
       ))
     #expect(!run.stderr.contains("phase 3"))
     // The checkpoint is phase 2's: run again, phase 1 is not searched again.
     let again = try recover(["--address", address, "--resume", checkpoint], stdin: swapped)
     #expect(again.status == 0, "\(again.stderr)")
-    #expect(again.stderr.hasPrefix("resuming at phase 2 of 5: \(checkpoint) shows the phases"))
+    #expect(again.stderr.hasPrefix("resuming at phase 2 of 9: \(checkpoint) shows the phases"))
     #expect(again.stdout.hasPrefix("found earlier\nwords 10 and 11 were swapped\n"))
     // With --shard (or any damage option) exactly the search given: no phases.
     let shard = try recover(["--address", address, "--shard", "1/1"], stdin: swapped)

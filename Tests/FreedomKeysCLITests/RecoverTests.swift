@@ -60,7 +60,7 @@ struct RecoverTests {
     #expect(lines.first?.hasPrefix("engine: ") == true)
     #expect(
       lines.dropFirst().joined(separator: "\n").hasPrefix(
-        "phase 1 of 5: the phrase as written\n"
+        "phase 1 of 9: the phrase as written\n"
           + "searching 15 candidates of 12 english words, 1 pass the checksum; about "))
     #expect(!run.stdout.contains("legal") && !run.stderr.contains("legal"))
   }

@@ -134,9 +134,16 @@ struct RicherDamageTests {
   @Test func thePhasesGoFromTheCheapest() throws {
     let twelve = try DamagedPhrase(phrase: F.damaged(Self.truth, [:]))
     let plan = RecoveryPhase.plan(for: twelve)
-    let counts: [UInt64] = [1, 11, 12 * 2047, 11 * 12 * 2047, 66 * 2047 * 2047]
+    // The close words first (CloseWordsTests), then any word.
+    let counts: [UInt64] = [
+      1, 11, 192, 2112, 15843, 752_678, 12 * 2047, 11 * 12 * 2047, 66 * 2047 * 2047,
+    ]
     #expect(plan.map(\.search.candidateCount) == counts)
     #expect(plan[1].phase == RecoveryPhase(extraWords: 0, missingWords: 0, swap: true, typos: 0))
+    #expect(
+      plan[2].phase
+        == RecoveryPhase(extraWords: 0, missingWords: 0, swap: false, typos: 1, wrongWords: .close)
+    )
     let eleven = try DamagedPhrase(
       phrase: SecureBytes(utf8: Self.truth.dropLast().joined(separator: " ")))
     #expect(
