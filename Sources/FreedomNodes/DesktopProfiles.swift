@@ -64,8 +64,12 @@ public struct DesktopProfileLocation: Sendable, Equatable {
   private static func profile(
     _ name: String, appRoot: String, registry: DesktopProfileRegistry
   ) throws(NodeError) -> DesktopProfileLocation {
-    guard let record = registry.profile(named: name) else {
+    let found = registry.profiles(named: name)
+    guard let record = found.first else {
       throw .noSuchProfile(name, appRoot: appRoot, known: registry.profiles.map(\.id))
+    }
+    guard Set(found.map(\.id)).count == 1 else {
+      throw .ambiguousProfile(appRoot: appRoot, ids: found.map(\.id))
     }
     return try located(
       appRoot: appRoot, id: record.id, userData: userData(of: record.id, appRoot: appRoot),
@@ -82,6 +86,14 @@ public struct DesktopProfileLocation: Sendable, Equatable {
   private static func located(
     appRoot: String, id: String, userData: String, record: DesktopProfileRegistry.Profile?
   ) throws(NodeError) -> DesktopProfileLocation {
+    // A registry id becomes a path below the app root: only one desktop itself makes.
+    if let record, !DesktopProfileRegistry.isDesktopID(record.id) {
+      throw .invalid(
+        path: NodePath.join(appRoot, DesktopProfileRegistry.fileName),
+        reason:
+          "a profile's id is not one desktop makes (desktop sanitises ids to a-z, 0-9, _ and "
+          + "-, and never writes another); move the record out of the registry")
+    }
     let paths = DesktopUserData(root: userData)
     var slot = record?.slot
     if let bytes = try NodeFileAccess.read(paths.profileMetadata) {

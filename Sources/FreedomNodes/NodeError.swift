@@ -42,6 +42,9 @@ public enum NodeError: Error, Sendable {
   case noSuchProfile(String, appRoot: String, known: [String])
   /// A profile was asked for in a directory without desktop's profile registry.
   case noProfileRegistry(appRoot: String)
+  /// The name asked for matches the display names of several profiles, ignoring case (their
+  /// ids).
+  case ambiguousProfile(appRoot: String, ids: [String])
 
   /// The kind of directory a command needed.
   public enum WantedDirectory: Sendable, Equatable {
@@ -164,6 +167,8 @@ extension NodeError: CustomStringConvertible {
     case .wrongDirectory(let path, let what, _): "\(path) is not the right directory: \(what)"
     case .noSuchProfile(let id, let appRoot, _): "\(appRoot) has no profile \(id)"
     case .noProfileRegistry(let appRoot): "\(appRoot) has no profile registry"
+    case .ambiguousProfile(let appRoot, let ids):
+      "\(appRoot) has several profiles of that name: \(ids.joined(separator: ", "))"
     }
   }
 }

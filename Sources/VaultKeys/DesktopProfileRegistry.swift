@@ -69,11 +69,32 @@ public struct DesktopProfileRegistry: Sendable, Equatable {
     profiles = try read.get()
   }
 
-  /// The profile `name` names: its id, else its display name (ignoring case).
+  /// The profile `name` names: its id, else the id desktop sanitises it to, else its display
+  /// name exactly, else its display name ignoring case — nil when that last names several.
   public func profile(named name: String) -> Profile? {
-    profiles.first { $0.id == name } ?? profiles.first { $0.id == Self.sanitizedID(name) }
-      ?? profiles.first { $0.displayName?.lowercased() == name.lowercased() }
+    let found = profiles(named: name)
+    return Set(found.map(\.id)).count == 1 ? found.first : nil
   }
+
+  /// Every profile `name` names at the first of these that names any: its id, the id desktop
+  /// sanitises it to, its display name exactly, its display name ignoring case (the one step
+  /// that can name several profiles, which a caller must not choose between).
+  public func profiles(named name: String) -> [Profile] {
+    let byID = profiles.filter { $0.id == name }
+    if !byID.isEmpty { return byID }
+    if let id = Self.sanitizedID(name) {
+      let bySanitizedID = profiles.filter { $0.id == id }
+      if !bySanitizedID.isEmpty { return bySanitizedID }
+    }
+    let byName = profiles.filter { $0.displayName == name }
+    if !byName.isEmpty { return byName }
+    return profiles.filter { $0.displayName?.lowercased() == name.lowercased() }
+  }
+
+  /// Whether `id` is an id desktop makes: its own sanitised form (`sanitizedID`). Desktop
+  /// only ever writes such ids, and joins one to `Profiles/`; any other (`../../victim`) in a
+  /// registry was not written by desktop and names no profile directory.
+  public static func isDesktopID(_ id: String) -> Bool { sanitizedID(id) == id }
 
   /// The profile whose catalog slot is `slot`.
   public func profile(slot: Int) -> Profile? { profiles.first { $0.slot == slot } }

@@ -94,6 +94,13 @@ enum DesktopText {
     }
   }
 
+  /// A --profile that names several profiles by display name, ignoring case.
+  static func ambiguousProfile(appRoot: String, ids: [String]) -> CLIError {
+    .failure(
+      "\(appRoot)'s \(DesktopProfileRegistry.fileName) has several profiles of that display name "
+        + "(ignoring case), ids: \(ids.joined(separator: ", ")); give --profile one of these ids")
+  }
+
   static func noSuchProfile(_ id: String, appRoot: String, known: [String]) -> CLIError {
     .failure(
       "\(appRoot)'s \(DesktopProfileRegistry.fileName) has no profile named '\(id)'; its profiles: "

@@ -109,6 +109,8 @@ enum NodeText {
       return DesktopText.wrongNodeDirectory(path, what, exporting)
     case .noSuchProfile(let id, let appRoot, let known):
       return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known)
+    case .ambiguousProfile(let appRoot, let ids):
+      return DesktopText.ambiguousProfile(appRoot: appRoot, ids: ids)
     case .noProfileRegistry(let appRoot): return DesktopText.noProfileRegistry(appRoot)
     }
   }

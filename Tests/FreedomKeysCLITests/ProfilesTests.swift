@@ -115,6 +115,79 @@ struct ProfilesTests {
     #expect(FileManager.default.fileExists(atPath: root + "/R/2/keys/radicle"))
   }
 
+  /// Issue 26, item 3: `--profile work` took the first display name equal ignoring case
+  /// ("Work") over the exact "work", silently. An exact display name comes first; several
+  /// equal ignoring case are refused with their ids, nothing written.
+  @Test func aProfileNameIsExactFirstAndAnAmbiguousOneRefused() throws {
+    let fixture = try ExportFixture()
+    let root = fixture.path("Freedom")
+    try put(
+      fixture, "Freedom/profile-registry.json",
+      """
+      {"version": 1, "profiles": [
+        {"id": "default", "displayName": "My Profile", "slot": 0},
+        {"id": "office", "displayName": "Work", "slot": 1},
+        {"id": "home-work", "displayName": "work", "slot": 2},
+        {"id": "other", "displayName": "WORK", "slot": 3}
+      ]}
+      """)
+    for (id, slot) in [("office", 1), ("home-work", 2), ("other", 3)] {
+      try put(
+        fixture, "Freedom/Profiles/\(id)/profile.json", #"{"id": "\#(id)", "slot": \#(slot)}"#)
+    }
+    let exact = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "work"])
+    #expect(exact.status == 0, "\(exact.stderr)")
+    #expect(
+      FileManager.default.fileExists(atPath: root + "/Profiles/home-work/ant-data/keys/swarm.key"))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: root + "/Profiles/office") == [
+        "profile.json"
+      ])
+
+    let before = try treeSnapshot(root)
+    let ambiguous = try fixture.run([
+      "export", "freedom", "--freedom-dir", root, "--profile", "wOrK",
+    ])
+    #expect(ambiguous.status == 1)
+    #expect(ambiguous.stdout == "")
+    #expect(
+      ambiguous.stderr
+        == "freedom-keys: error: \(root)'s profile-registry.json has several profiles of that "
+        + "display name (ignoring case), ids: office, home-work, other; give --profile one of "
+        + "these ids\n")
+    #expect(try treeSnapshot(root) == before)
+  }
+
+  /// Issue 26, item 3: a registry id desktop never makes (`../../../victim`) became a path:
+  /// the vault, keystore and config.yaml were written outside the app root. It is refused.
+  @Test func aRegistryIdDesktopDoesNotMakeIsRefused() throws {
+    let fixture = try ExportFixture()
+    let root = fixture.path("apps/Freedom")
+    try put(
+      fixture, "apps/Freedom/profile-registry.json",
+      """
+      {"version": 1, "profiles": [
+        {"id": "default", "displayName": "My Profile", "slot": 0},
+        {"id": "../../../victim", "displayName": "Victim", "slot": 1}
+      ]}
+      """)
+    // The directory the id leads to exists (another user's, say): --create would fill it.
+    try makeDirectory(fixture.path("victim"))
+    for name in ["../../../victim", "Victim"] {
+      let run = try fixture.run([
+        "export", "freedom", "--freedom-dir", root, "--profile", name, "--create",
+      ])
+      #expect(run.status == 1, "\(name)")
+      #expect(run.stdout == "")
+      #expect(
+        run.stderr.hasPrefix(
+          "freedom-keys: error: \(root)/profile-registry.json: a profile's id is not one desktop "
+            + "makes"), "\(run.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path("victim")) == [])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["profile-registry.json"])
+  }
+
   @Test func aDevBuildKeepsRadicleUnderFreedomDevR() throws {
     let fixture = try ExportFixture()
     let root = fixture.path("Freedom Dev/freedom-browser-abcd1234")
