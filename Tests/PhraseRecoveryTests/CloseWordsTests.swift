@@ -148,8 +148,9 @@ struct CloseWordsTests {
     let close = try recovery(.close, typos: 1)
     #expect(close.searchHash != any.searchHash)
     #expect(close.publicSearchHash != any.publicSearchHash)
+    #expect(close.shapeHash != any.shapeHash)
     #expect(
-      Hex.encode(close.publicSearchHash)
+      Hex.encode(close.shapeHash)
         == "f7a3973d53a11c96b099fb6dd4c1a4c8df9352ed4e159305b0e5e31144fc781c")
   }
 }
