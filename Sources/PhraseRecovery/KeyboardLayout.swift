@@ -9,6 +9,10 @@ package struct KeyboardLayout: Sendable, Equatable {
   /// Each character's neighbours (same shift level), in row order: the row above, its own, the
   /// row below, left to right.
   private let neighbourMap: [Unicode.Scalar: [Unicode.Scalar]]
+  /// Every character the layout types (one scalar in NFKD), in no particular order.
+  let keys: [Unicode.Scalar]
+  /// The most neighbours a key has.
+  let maximumNeighbourCount: Int
 
   /// One row: where its first key's left edge sits (in key widths from the left of the number
   /// row), and its keys unshifted and shifted, one scalar each, left to right.
@@ -76,7 +80,7 @@ package struct KeyboardLayout: Sendable, Equatable {
     self.name = name
     // A key whose character is not one scalar in NFKD (`é` is e and a mark; `²` is 2) cannot
     // stand in for one scalar of an NFKD passphrase: it is a gap in its row.
-    func keys(_ text: String) -> [Unicode.Scalar?] {
+    func scalars(_ text: String) -> [Unicode.Scalar?] {
       text.unicodeScalars.map { scalar in
         let utf8 = Array(String(scalar).utf8)
         let decomposed = utf8.withUnsafeBytes { NFKD.normalize(utf8: $0) }
@@ -86,7 +90,7 @@ package struct KeyboardLayout: Sendable, Equatable {
     }
     var map: [Unicode.Scalar: [Unicode.Scalar]] = [:]
     for level in 0..<2 {
-      let grid = rows.map { keys(level == 0 ? $0.plain : $0.shifted) }
+      let grid = rows.map { scalars(level == 0 ? $0.plain : $0.shifted) }
       for (row, line) in grid.enumerated() {
         for (column, key) in line.enumerated() {
           guard let key else { continue }
@@ -109,6 +113,8 @@ package struct KeyboardLayout: Sendable, Equatable {
       }
     }
     neighbourMap = map
+    keys = Array(map.keys)
+    maximumNeighbourCount = map.values.map(\.count).max() ?? 0
   }
 
   package static func == (a: KeyboardLayout, b: KeyboardLayout) -> Bool { a.name == b.name }

@@ -9,7 +9,7 @@ import VaultKeys
 
 /// The BIP-39 passphrases a search tries with every checksum-valid phrase: one (the empty
 /// passphrase, or the one given), the lines of a candidates file, or every passphrase within K
-/// edits of a remembered one. Distinct after NFKD, in the order given (a later duplicate is
+/// typos of a remembered one, likeliest first. Distinct after NFKD, in the order given (a later duplicate is
 /// dropped), all in one wiped buffer.
 package struct PassphraseSet: Sendable {
   /// Where the passphrases came from, to say which one matched without quoting it.
@@ -28,8 +28,10 @@ package struct PassphraseSet: Sendable {
   private let offsets: [Int]
   /// For `.candidates`: the 1-based line of each passphrase.
   private let lines: [Int]
-  /// For `.typos`: the remembered passphrase (NFKD), to describe an edit.
-  private let remembered: SecureBytes?
+  /// For `.typos`: how each string made was made (the remembered one first), and which of them
+  /// passphrase i is — the typos that made a passphrase, without its text.
+  private let steps: [Step]
+  private let made: [Int]
   package let source: Source
 
   /// More passphrases than this (before duplicates are dropped) are refused.
@@ -48,7 +50,8 @@ package struct PassphraseSet: Sendable {
     bytes = Mnemonic.compatibilityDecomposed(passphrase)
     offsets = [0, bytes.count]
     lines = []
-    remembered = nil
+    steps = []
+    made = []
     source = .single
   }
 
@@ -101,15 +104,22 @@ package struct PassphraseSet: Sendable {
     self.bytes = bytes
     self.offsets = offsets
     lines = kept.map { $0 + 1 }
-    remembered = nil
+    steps = []
+    made = []
     source = .candidates
   }
 
-  /// The passphrases within `edits` edits of `remembered` (NFKD): a character inserted,
-  /// deleted, replaced, or two adjacent ones exchanged, each inserted or new character one of
-  /// the passphrase's own or printable ASCII. The remembered passphrase comes first, then those
-  /// one edit away, and so on.
-  package init(remembered passphrase: SecureBytes, edits: Int) throws(RecoveryError) {
+  /// The passphrases within `edits` typos of `remembered` (NFKD), likeliest first: the
+  /// remembered one; then one typo away — the likely typos of `typos` (caps lock, a case, a
+  /// character dropped, doubled or replaced by a neighbouring key, two exchanged, a digit or
+  /// symbol added), then the generic edits (a character inserted, deleted, replaced, or two
+  /// adjacent ones exchanged, each inserted or new character one of the passphrase's own or
+  /// printable ASCII); then k typos away — the likely typos of the strings k − 1 likely typos
+  /// made, then the generic edits of every string of level k − 1 and the likely typos of the
+  /// others. Each passphrase is kept where it first comes.
+  package init(
+    remembered passphrase: SecureBytes, edits: Int, typos model: TypoModel = TypoModel()
+  ) throws(RecoveryError) {
     guard let decomposed = passphrase.withUnsafeBytes({ NFKD.normalize(utf8: $0) }) else {
       throw .invalidUTF8
     }
@@ -118,6 +128,7 @@ package struct PassphraseSet: Sendable {
     let length = decomposed.withUnsafeBytes { ScalarBuffer.scalarCount(inUTF8: $0) }!
     var failure: RecoveryError?
     var ranges = [0..<decomposed.count]
+    var steps = [Step(parent: 0, edit: .capsLock)]
     var arena = SecureBytes(count: 0) { _ in }
     // The alphabet holds the passphrase's own characters: it lives in wiped memory too.
     ScalarBuffer.withWiped(capacity: Self.printableASCII.count + length) { alphabet in
@@ -128,71 +139,114 @@ package struct PassphraseSet: Sendable {
           if !alphabet.contains(scalar) { alphabet.append(scalar) }
         }
       }
-      var width = 1
-      for index in 0..<alphabet.count { width = max(width, UTF8.width(alphabet[index])) }
+      let width = model.maximumUTF8Width(alphabet)
       // Count first: how many strings the edits make and their bytes, before any is made.
       var raw = 1
       var byteBound = decomposed.count
-      var byLength = [length: 1]
+      func count(_ count: Int, _ ways: Int, _ newLength: Int, into next: inout [Int: Int])
+        -> Bool
+      {
+        guard newLength >= 0, ways > 0 else { return true }
+        let (product, overflow) = count.multipliedReportingOverflow(by: ways)
+        guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount else {
+          failure = .tooManyPassphrases(UInt64(Self.maximumCount) + 1)
+          return false
+        }
+        next[newLength, default: 0] += product
+        raw += product
+        byteBound += product * newLength * width
+        guard byteBound <= Self.maximumByteCount else {
+          failure = .tooManyPassphrases(UInt64(raw))
+          return false
+        }
+        return true
+      }
+      // The strings of a level by length: those made by likely typos only, and the others.
+      var likely = [length: 1]
+      var others: [Int: Int] = [:]
       for _ in 0..<edits {
-        var next: [Int: Int] = [:]
-        for (length, count) in byLength {
+        var nextLikely: [Int: Int] = [:]
+        var nextOthers: [Int: Int] = [:]
+        for (length, number) in likely {
+          for (change, ways) in model.typoBound(length: length) {
+            guard count(number, ways, length + change, into: &nextLikely) else { return }
+          }
+        }
+        for (length, number) in likely.merging(others, uniquingKeysWith: +) {
           // Deletions; exchanges and replacements; insertions.
           let ways = [
             (length - 1, length), (length, max(0, length - 1) + length * (alphabet.count - 1)),
             (length + 1, (length + 1) * alphabet.count),
           ]
-          for (newLength, ways) in ways where newLength >= 0 && ways > 0 {
-            let (product, overflow) = count.multipliedReportingOverflow(by: ways)
-            guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount
-            else {
-              failure = .tooManyPassphrases(UInt64(Self.maximumCount) + 1)
-              return
-            }
-            next[newLength, default: 0] += product
-            raw += product
-            byteBound += product * newLength * width
-            guard byteBound <= Self.maximumByteCount else {
-              failure = .tooManyPassphrases(UInt64(raw))
-              return
-            }
+          for (newLength, ways) in ways {
+            guard count(number, ways, newLength, into: &nextOthers) else { return }
           }
         }
-        byLength = next
+        for (length, number) in others {
+          for (change, ways) in model.typoBound(length: length) {
+            guard count(number, ways, length + change, into: &nextOthers) else { return }
+          }
+        }
+        (likely, others) = (nextLikely, nextOthers)
       }
       // Every variant, level by level, into one wiped buffer.
       ranges.reserveCapacity(raw)
+      steps.reserveCapacity(raw)
       arena = SecureBytes(count: byteBound) { target in
         decomposed.withUnsafeBytes {
           UnsafeMutableRawBufferPointer(rebasing: target[0..<$0.count]).copyMemory(from: $0)
         }
         var cursor = decomposed.count
         var level = 0..<1
+        // Whether each string of the level was made by likely typos only.
+        var levelLikely = [true]
         ScalarBuffer.withWiped(capacity: length + edits) { scalars in
           ScalarBuffer.withWiped(capacity: length + edits + 1) { edited in
             for _ in 0..<edits {
               let start = ranges.count
-              for variant in level {
+              var nextLikely: [Bool] = []
+              func load(_ variant: Int) {
                 scalars.removeAll()
                 scalars.append(utf8: UnsafeRawBufferPointer(rebasing: target[ranges[variant]]))
-                Self.forEachEdit(of: scalars, alphabet: alphabet, scratch: &edited) { edited in
-                  let begin = cursor
-                  cursor = edited.encode(into: target, at: cursor)
-                  ranges.append(begin..<cursor)
+              }
+              func keep(
+                _ made: ScalarBuffer, _ edit: PassphraseEdit, of parent: Int, _ likely: Bool
+              ) {
+                let begin = cursor
+                cursor = made.encode(into: target, at: cursor)
+                ranges.append(begin..<cursor)
+                steps.append(Step(parent: parent, edit: edit))
+                nextLikely.append(likely)
+              }
+              for (offset, variant) in level.enumerated() where levelLikely[offset] {
+                load(variant)
+                model.forEachTypo(of: scalars, scratch: &edited) { keep($0, $1, of: variant, true) }
+              }
+              for (offset, variant) in level.enumerated() {
+                load(variant)
+                if !levelLikely[offset] {
+                  model.forEachTypo(of: scalars, scratch: &edited) {
+                    keep($0, $1, of: variant, false)
+                  }
+                }
+                Self.forEachEdit(of: scalars, alphabet: alphabet, scratch: &edited) {
+                  keep($0, $1, of: variant, false)
                 }
               }
               level = start..<ranges.count
+              levelLikely = nextLikely
             }
           }
         }
       }
     }
     if let failure { throw failure }
-    let (bytes, offsets, _) = Self.distinct(arena, ranges)
+    let (bytes, offsets, kept) = Self.distinct(arena, ranges)
     self.bytes = bytes
     self.offsets = offsets
     lines = []
-    remembered = decomposed
+    self.steps = steps
+    made = kept
     source = .typos(edits: edits)
   }
 
@@ -220,9 +274,19 @@ package struct PassphraseSet: Sendable {
     case .single: .given
     case .candidates: .line(lines[index])
     case .typos:
-      .edits(
-        remembered.map { PassphraseEdit.script(from: $0, to: passphrase(index)) } ?? [])
+      .edits(edits(madeBy: made[index]))
     }
+  }
+
+  /// The typos that made string `index` of those made, in the order made.
+  private func edits(madeBy index: Int) -> [PassphraseEdit] {
+    var edits: [PassphraseEdit] = []
+    var index = index
+    while index != 0 {
+      edits.append(steps[index].edit)
+      index = steps[index].parent
+    }
+    return edits.reversed()
   }
 
   /// A keyed digest of the set for a checkpoint's search hash: it tells two sets apart, and
@@ -278,32 +342,32 @@ package struct PassphraseSet: Sendable {
   /// made in `edited` (room for one scalar more than `scalars`).
   private static func forEachEdit(
     of scalars: ScalarBuffer, alphabet: ScalarBuffer, scratch edited: inout ScalarBuffer,
-    _ body: (ScalarBuffer) -> Void
+    _ body: (ScalarBuffer, PassphraseEdit) -> Void
   ) {
     edited.assign(scalars)
-    func emit() {
+    func emit(_ edit: PassphraseEdit) {
       NFKD.putInCanonicalOrder(&edited)
-      body(edited)
+      body(edited, edit)
       edited.assign(scalars)
     }
     for position in 0..<scalars.count {
       edited.remove(at: position)
-      emit()
+      emit(.deleted(at: position + 1))
     }
     for position in 0..<max(0, scalars.count - 1) where scalars[position] != scalars[position + 1] {
       edited.swapAt(position, position + 1)
-      emit()
+      emit(.exchanged(at: position + 1))
     }
     for position in 0..<scalars.count {
       for index in 0..<alphabet.count where alphabet[index] != scalars[position] {
         edited[position] = alphabet[index]
-        emit()
+        emit(.replaced(at: position + 1))
       }
     }
     for position in 0...scalars.count {
       for index in 0..<alphabet.count {
         edited.insert(alphabet[index], at: position)
-        emit()
+        emit(.inserted(at: position + 1))
       }
     }
   }
@@ -315,73 +379,92 @@ package enum PassphraseOrigin: Sendable, Equatable {
   case given
   /// The 1-based line of the candidates file.
   case line(Int)
-  /// The edits from the remembered passphrase (none: it was right).
+  /// The typos that made it from the remembered passphrase, in the order made (none: it was
+  /// right).
   case edits([PassphraseEdit])
 }
 
-/// One edit of a passphrase, by 1-based character position in the remembered one.
-package enum PassphraseEdit: Sendable, Equatable {
+/// One typo of a passphrase, by 1-based character position in the passphrase as the typos
+/// before it left it (for the first, the remembered one).
+package enum PassphraseEdit: Sendable, Equatable, CustomStringConvertible {
   /// A character inserted before character `at` (count + 1: at the end).
   case inserted(at: Int)
-  /// Character `at` deleted.
+  /// Character `at` deleted (dropped).
   case deleted(at: Int)
   /// Character `at` replaced by another.
   case replaced(at: Int)
   /// Characters `at` and `at + 1` exchanged.
   case exchanged(at: Int)
+  /// Every letter's case flipped.
+  case capsLock
+  /// Character `at`'s case flipped (1: shift on the first character).
+  case caseFlipped(at: Int)
+  /// Character `at` typed twice.
+  case doubled(at: Int)
+  /// Character `at` replaced by a key beside it.
+  case neighbour(at: Int)
+  /// A digit or symbol added at the end.
+  case appended
+  /// A digit or symbol added at the start.
+  case prepended
 
-  /// The fewest edits (optimal string alignment) that turn `from` into `to`.
-  static func script(from: SecureBytes, to: SecureBytes) -> [PassphraseEdit] {
-    // Both are valid UTF-8 (NFKD made them).
-    let n = from.withUnsafeBytes { ScalarBuffer.scalarCount(inUTF8: $0) }!
-    let m = to.withUnsafeBytes { ScalarBuffer.scalarCount(inUTF8: $0) }!
-    return ScalarBuffer.withWiped(capacity: n) { a in
-      ScalarBuffer.withWiped(capacity: m) { b in
-        from.withUnsafeBytes { a.append(utf8: $0) }
-        to.withUnsafeBytes { b.append(utf8: $0) }
-        return script(from: a, to: b)
-      }
+  /// The typo in words, naming no character: "caps lock", "character 3 deleted".
+  package var description: String {
+    switch self {
+    case .inserted(let at): "a character inserted before character \(at)"
+    case .deleted(let at): "character \(at) deleted"
+    case .replaced(let at): "character \(at) replaced"
+    case .exchanged(let at): "characters \(at) and \(at + 1) exchanged"
+    case .capsLock: "caps lock"
+    case .caseFlipped(let at): "character \(at) in the other case"
+    case .doubled(let at): "character \(at) doubled"
+    case .neighbour(let at): "character \(at) replaced by a neighbouring key"
+    case .appended: "a digit or symbol added at the end"
+    case .prepended: "a digit or symbol added at the start"
     }
   }
+}
 
-  /// The fewest edits that turn the scalars `a` into `b`.
-  private static func script(from a: ScalarBuffer, to b: ScalarBuffer) -> [PassphraseEdit] {
-    let (n, m) = (a.count, b.count)
-    var d = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
-    for i in 0...n { d[i][0] = i }
-    for j in 0...m { d[0][j] = j }
-    if n > 0, m > 0 {
-      for i in 1...n {
-        for j in 1...m {
-          d[i][j] = min(
-            d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-          if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-            d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-          }
-        }
+/// How one string of a typo set was made: the string it was made from and the typo, packed in
+/// eight bytes (a set may hold millions).
+private struct Step {
+  private let parentIndex: UInt32
+  private let packed: UInt32
+
+  init(parent: Int, edit: PassphraseEdit) {
+    parentIndex = UInt32(parent)
+    let (kind, position): (UInt32, Int) =
+      switch edit {
+      case .inserted(let at): (0, at)
+      case .deleted(let at): (1, at)
+      case .replaced(let at): (2, at)
+      case .exchanged(let at): (3, at)
+      case .capsLock: (4, 0)
+      case .caseFlipped(let at): (5, at)
+      case .doubled(let at): (6, at)
+      case .neighbour(let at): (7, at)
+      case .appended: (8, 0)
+      case .prepended: (9, 0)
       }
+    // A position is below the set's byte bound, 2^28.
+    packed = kind << 28 | UInt32(position)
+  }
+
+  var parent: Int { Int(parentIndex) }
+
+  var edit: PassphraseEdit {
+    let at = Int(packed & (1 << 28 - 1))
+    return switch packed >> 28 {
+    case 0: .inserted(at: at)
+    case 1: .deleted(at: at)
+    case 2: .replaced(at: at)
+    case 3: .exchanged(at: at)
+    case 4: .capsLock
+    case 5: .caseFlipped(at: at)
+    case 6: .doubled(at: at)
+    case 7: .neighbour(at: at)
+    case 8: .appended
+    default: .prepended
     }
-    var edits: [PassphraseEdit] = []
-    var (i, j) = (n, m)
-    while i > 0 || j > 0 {
-      if i > 0, j > 0, a[i - 1] == b[j - 1], d[i][j] == d[i - 1][j - 1] {
-        (i, j) = (i - 1, j - 1)
-      } else if i > 0, j > 0, d[i][j] == d[i - 1][j - 1] + 1 {
-        edits.append(.replaced(at: i))
-        (i, j) = (i - 1, j - 1)
-      } else if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1],
-        d[i][j] == d[i - 2][j - 2] + 1
-      {
-        edits.append(.exchanged(at: i - 1))
-        (i, j) = (i - 2, j - 2)
-      } else if i > 0, d[i][j] == d[i - 1][j] + 1 {
-        edits.append(.deleted(at: i))
-        i -= 1
-      } else {
-        edits.append(.inserted(at: i + 1))
-        j -= 1
-      }
-    }
-    return edits.reversed()
   }
 }

@@ -335,14 +335,7 @@ final class RecoverReport {
 
   /// "character 3 replaced, a character inserted before character 5".
   static func describe(_ edits: [PassphraseEdit]) -> String {
-    edits.map { edit in
-      switch edit {
-      case .inserted(let at): "a character inserted before character \(at)"
-      case .deleted(let at): "character \(at) deleted"
-      case .replaced(let at): "character \(at) replaced"
-      case .exchanged(let at): "characters \(at) and \(at + 1) exchanged"
-      }
-    }.joined(separator: ", ")
+    edits.map(\.description).joined(separator: ", ")
   }
 
   // MARK: - Numbers

@@ -227,7 +227,8 @@ struct RicherDamageTests {
     let set = try PassphraseSet(remembered: SecureBytes(utf8: "ab"), edits: 1)
     // By brute force: the strings within one edit of "ab" over "ab" plus printable ASCII.
     let alphabet = (0x20...0x7E).map { Character(Unicode.Scalar(UInt8($0))) }
-    var expected: Set<String> = ["ab", "a", "b", "ba"]
+    // And caps lock: one typo, though two edits.
+    var expected: Set<String> = ["ab", "a", "b", "ba", "AB"]
     for c in alphabet {
       expected.formUnion([String([c, "b"]), String(["a", c])])
       expected.formUnion([String([c, "a", "b"]), String(["a", c, "b"]), String(["a", "b", c])])
