@@ -159,9 +159,11 @@ package final class RecoverySession: Sendable {
   /// The session of `phrase`: with `damage` nil and targets given, the automatic phases (the
   /// likely kinds of damage in turn, cheapest first), unless the search is cut into shards (the
   /// shards of a search must be one search); else the one search `damage` (or none) allows.
+  /// A passphrase given is mistyped as `typos` models it.
   package init(
     phrase: DamagedPhrase, damage: RecoveryDamage?, targets: [RecoveryTarget],
-    passphrases: PassphraseSet, configuration: PhraseRecovery.Configuration, sharded: Bool
+    passphrases: PassphraseSet, configuration: PhraseRecovery.Configuration, sharded: Bool,
+    typos: TypoModel = TypoModel()
   ) throws(RecoveryError) {
     self.targets = targets
     isAutomatic = damage == nil && !targets.isEmpty && !sharded
@@ -179,7 +181,8 @@ package final class RecoverySession: Sendable {
       if passphrases.source == .single, passphrases.passphrase(0).count > 0,
         let asWritten = phases.firstIndex(where: { $0.1.isAsWritten })
       {
-        let typos = try PassphraseSet(remembered: passphrases.passphrase(0), edits: 1)
+        let typos = try PassphraseSet(
+          remembered: passphrases.passphrase(0), edits: 1, typos: typos)
         phases.insert((phases[asWritten].0, phases[asWritten].1, typos), at: asWritten + 1)
       }
       var planned: [Phase] = []

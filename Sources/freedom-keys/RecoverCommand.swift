@@ -26,6 +26,8 @@ struct RecoverCommand: ParsableCommand {
     "passphrase-candidates", "path", help: "Try each line of <path> as the passphrase.")
   static let passphraseTypos = Option.value(
     "passphrase-typos", "k", help: "The passphrase file's may have K edits (1-3).")
+  static let keyboard = Option.value(
+    "keyboard", "layout", help: "Typos' keyboard: qwerty, qwertz, azerty.")
   static let maxHours = Option.value(
     "max-hours", "h", help: "Stop (resumably) after H hours.")
   static let address = Option.value(
@@ -81,7 +83,8 @@ struct RecoverCommand: ParsableCommand {
         --shard) recover tries in turn the phrase as written, a swap, one wrong word,
         ... (automatic phases), saying each before it starts; --typos 0 searches the
         phrase as written only. --passphrase-candidates FILE tries each line as the
-        BIP-39 passphrase; --passphrase-typos K the passphrase file's within K edits.
+        BIP-39 passphrase; --passphrase-typos K the passphrase file's within K typos,
+        the likely ones first (caps lock, a neighbouring key on --keyboard's layout…).
         --max-hours H stops the run after H hours, as Ctrl-C does.
         Each candidate that passes the checksum is checked against the targets (at
         least one, else the checksum-valid candidates are only counted, and written
@@ -114,7 +117,8 @@ struct RecoverCommand: ParsableCommand {
         """,
       options: [
         MnemonicOptions.mnemonicFile, damageFile, MnemonicOptions.passphraseFile,
-        passphraseCandidates, passphraseTypos, MnemonicOptions.language, missing, extra, swaps,
+        passphraseCandidates, passphraseTypos, keyboard, MnemonicOptions.language, missing, extra,
+        swaps,
         typos, maxHours, address, accounts, path, peerID, did, overlay, networkID,
         overlayNonce,
       ] + directoryOptions + [threads, shard, resume, out, progressInterval, json],
@@ -128,6 +132,8 @@ struct RecoverCommand: ParsableCommand {
   let damagePath: String?
   let candidatesPath: String?
   let passphraseTypoCount: Int?
+  /// How the passphrase is mistyped (`--keyboard`).
+  let typoModel: TypoModel
   /// Whether a damage model was given; without one, the automatic phases run.
   let givesDamage: Bool
   /// Whether `--shard` was given (even 1/1): then exactly the search given, no phases.
@@ -155,6 +161,11 @@ struct RecoverCommand: ParsableCommand {
     input = try MnemonicOptions(arguments, phraseReadElsewhere: damagePath != nil)
     candidatesPath = arguments.value(Self.passphraseCandidates)
     passphraseTypoCount = try arguments.integer(Self.passphraseTypos, in: 1...3)
+    let layout = arguments.value(Self.keyboard).map { KeyboardLayout(name: $0) } ?? .qwerty
+    guard let layout else {
+      throw arguments.usage("--keyboard <layout> must be qwerty, qwertz or azerty")
+    }
+    typoModel = TypoModel(keyboard: layout)
     if damagePath != nil, arguments.value(MnemonicOptions.mnemonicFile) != nil {
       throw arguments.usage(
         "--damage-file and --mnemonic-file cannot be combined: each holds the phrase")
@@ -279,7 +290,8 @@ struct RecoverCommand: ParsableCommand {
     }
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {
-      return try PassphraseSet(remembered: passphrase, edits: passphraseTypoCount)
+      return try PassphraseSet(
+        remembered: passphrase, edits: passphraseTypoCount, typos: typoModel)
     }
     return PassphraseSet(passphrase: passphrase)
   }
@@ -310,7 +322,7 @@ struct RecoverCommand: ParsableCommand {
       phrase: damaged, damage: givesDamage ? damage : nil, targets: targets,
       passphrases: try readPassphrases(),
       configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount),
-      sharded: shardGiven)
+      sharded: shardGiven, typos: typoModel)
     if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }

@@ -251,6 +251,35 @@ struct RecoverDamageTests {
     #expect(object["searchCandidates"] as? Int == 45)
   }
 
+  /// `--keyboard` says whose neighbours a key has: U is next to Z on a German keyboard, not on
+  /// QWERTY, so "TREUOR" is a neighbouring key there and a plain replacement here.
+  @Test func theKeyboardSaysWhichKeysAreNeighbours() throws {
+    let directory = try TemporaryDirectory()
+    let remembered = try directory.file("passphrase.txt", "TREUOR\n")
+    let address = try Self.swarm(Self.truth, passphrase: Self.passphrase)
+    func run(_ keyboard: [String]) throws -> CLIRun {
+      try recover(
+        [
+          "--address", address, "--passphrase-file", remembered, "--passphrase-typos", "1",
+          "--typos", "0",
+        ] + keyboard, stdin: Self.truth)
+    }
+    let german = try run(["--keyboard", "qwertz"])
+    #expect(german.status == 0, "\(german.stderr)")
+    #expect(
+      german.stdout.contains(
+        "the passphrase is the one remembered with character 4 replaced by a neighbouring key\n"))
+    let english = try run([])
+    #expect(english.status == 0, "\(english.stderr)")
+    #expect(
+      english.stdout.contains("the passphrase is the one remembered with character 4 replaced\n"))
+    let unknown = try run(["--keyboard", "dvorak"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stdout.isEmpty)
+    #expect(unknown.stderr.contains("--keyboard <layout> must be qwerty, qwertz or azerty"))
+    #expect(!unknown.stderr.contains("dvorak"))
+  }
+
   @Test func passphraseTyposSayTheEdit() throws {
     let directory = try TemporaryDirectory()
     let remembered = try directory.file("passphrase.txt", "TERZOR\n")
