@@ -476,7 +476,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       for (index, other) in findings.enumerated() {
         let id = other.check.dropFirst("profile ".count)
         guard case .desktop(.profile(_, _, let slot, let home, let checked))? = other.reason,
-          let name = registry.profiles.first(where: { $0.id == id })?.displayName
+          let name = registry.profile(id: String(id))?.displayName
         else { continue }
         findings[index].reason = .desktop(
           .profile(id: String(id), name: name, slot: slot, radicleHome: home, checked: checked))
@@ -577,16 +577,24 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       let meta = state.vaultMeta.flatMap {
         try? DesktopVaultMeta(json: $0)
       }
+      // Each signer's wallet and address once: a map of many feeds costs one lookup each.
+      var wallets: [Int: DesktopVaultMeta.Wallet] = [:]
+      for wallet in meta?.wallets ?? [] where wallets[wallet.index] == nil {
+        wallets[wallet.index] = wallet
+      }
+      var derived: [DesktopPublisherMap.Signer: EthereumAddress] = [:]
       for feed in feeds {
-        findings.append(try feedFinding(feed, profile, meta: meta, path: path))
+        findings.append(
+          try feedFinding(feed, profile, wallets: wallets, derived: &derived, path: path))
       }
       return findings
     }
   }
 
   private func feedFinding(
-    _ feed: DesktopPublisherMap.Feed, _ profile: FreedomProfile, meta: DesktopVaultMeta?,
-    path: String
+    _ feed: DesktopPublisherMap.Feed, _ profile: FreedomProfile,
+    wallets: [Int: DesktopVaultMeta.Wallet],
+    derived cache: inout [DesktopPublisherMap.Signer: EthereumAddress], path: String
   ) throws(NodeError) -> NodeFinding {
     let check = "swarm feed \(feed.origin) \(feed.name)"
     guard let signer = feed.signer else {
@@ -596,23 +604,28 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
           .feedSignerUnknown(origin: feed.origin, feed: feed.name, identityID: feed.identityID)))
     }
     let derived: EthereumAddress
-    do {
-      switch signer {
-      case .publisher(let index):
-        derived = try profile.publisher(index: UInt32(index)).address
-      case .swarmWallet:
-        derived = profile.swarm.address
-      case .userWallet(let index):
-        if let wallet = meta?.wallets.first(where: { $0.index == index }), !wallet.isDerivable {
-          return NodeFinding(
-            check, .note, path: path, found: feed.owner,
-            reason: .desktop(
-              .feedSignerDeviceAccount(origin: feed.origin, feed: feed.name, wallet: index)))
+    if let known = cache[signer] {
+      derived = known
+    } else {
+      do {
+        switch signer {
+        case .publisher(let index):
+          derived = try profile.publisher(index: UInt32(index)).address
+        case .swarmWallet:
+          derived = profile.swarm.address
+        case .userWallet(let index):
+          if let wallet = wallets[index], !wallet.isDerivable {
+            return NodeFinding(
+              check, .note, path: path, found: feed.owner,
+              reason: .desktop(
+                .feedSignerDeviceAccount(origin: feed.origin, feed: feed.name, wallet: index)))
+          }
+          derived = try profile.wallet(index: UInt32(index)).address
         }
-        derived = try profile.wallet(index: UInt32(index)).address
+      } catch {
+        throw .invalid(path: path, reason: "\(error)")
       }
-    } catch {
-      throw .invalid(path: path, reason: "\(error)")
+      cache[signer] = derived
     }
     let reason = NodeFinding.Reason.desktop(
       .feedSigner(origin: feed.origin, feed: feed.name, signer: signer))
