@@ -94,7 +94,8 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   }
 
   /// Refuses a directory that is not a desktop installation: one that does not exist or holds
-  /// nothing of Freedom's (unless `createsInstallation`), a part of an installation (its
+  /// nothing of Freedom's (unless `createsInstallation`, which still refuses one holding other
+  /// files: only an absent or empty directory becomes a new installation), a part of an installation (its
   /// ant-data, identity/, R/<slot>…) or another node's directory.
   public func requireRightDirectory() throws(NodeError) {
     let path = directory
@@ -110,7 +111,12 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     if let node = try DesktopDirectory.node(path) {
       throw .wrongDirectory(path: path, .nodeDirectory(node), wanted: .desktopInstallation)
     }
-    if createsInstallation { return }
+    // Our own lock and leftovers (a killed first export's) are not someone else's files.
+    let empty = DesktopDirectory.entries(path).allSatisfy { $0.hasPrefix(".freedom-keys") }
+    if createsInstallation {
+      if empty { return }
+      throw .wrongDirectory(path: path, .occupiedByOthers, wanted: .desktopInstallation)
+    }
     throw .wrongDirectory(
       path: path, .nothingOfFreedom(empty: DesktopDirectory.entries(path).isEmpty),
       wanted: .desktopInstallation)

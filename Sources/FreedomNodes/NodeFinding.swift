@@ -55,6 +55,8 @@ public struct NodeFinding: Sendable, Equatable {
     case addressFieldOnly
     /// Only the address field was compared: the node's config has no password.
     case addressFieldOnlyNoNodePassword
+    /// Only the address field was compared: the node has no config file at all, so no password.
+    case addressFieldOnlyNoNodeConfig
     /// The node's password does not open the keystore: the node would not start.
     case nodePasswordDoesNotOpen(AntdPasswordSource)
     /// antd would refuse the keystore, whatever the password.

@@ -97,7 +97,8 @@ struct VerifyCommand: ParsableCommand {
     }
     guard directories.contains(where: { $0 != nil }) else {
       throw arguments.usage(
-        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir")
+        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir, "
+          + "--freedom-dir")
     }
     if directories.contains("") { throw arguments.usage("a directory given is empty") }
     if passwordPath != nil, beeDirectory == nil {

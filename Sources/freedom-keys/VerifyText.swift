@@ -19,6 +19,8 @@ enum VerifyText {
         case .decryptedWithNodePassword(let source)?: " (decrypted with \(password(source)))"
         case .addressFieldOnlyNoNodePassword?:
           " (address field only, unauthenticated: \(Antd.configFile) has no password)"
+        case .addressFieldOnlyNoNodeConfig?:
+          " (address field only, unauthenticated: there is no \(Antd.configFile))"
         case .antIdentity(.derivedFromKey, let overlay, _)?: " (\(restoredFromKey(overlay)))"
         default: ""
         }
@@ -26,7 +28,7 @@ enum VerifyText {
     case .mismatch:
       var how = ""
       switch finding.reason {
-      case .addressFieldOnly?, .addressFieldOnlyNoNodePassword?:
+      case .addressFieldOnly?, .addressFieldOnlyNoNodePassword?, .addressFieldOnlyNoNodeConfig?:
         how = " (address field only, unauthenticated)"
       case .nodePasswordDoesNotOpen(let source)?:
         how = " (\(password(source)) does not open \(Antd.keystoreFile): antd would not start)"
@@ -125,6 +127,9 @@ enum VerifyText {
     case .addressFieldOnlyNoNodePassword:
       return "\(finding.found ?? "no address") (address field only, unauthenticated: "
         + "\(Antd.configFile) has no password)"
+    case .addressFieldOnlyNoNodeConfig:
+      return "\(finding.found ?? "no address") (address field only, unauthenticated: there is "
+        + "no \(Antd.configFile))"
     case .nodePasswordDoesNotOpen(let source):
       return "\(password(source)) does not open \(Antd.keystoreFile): antd would not start "
         + "(export antd --data-dir \(parent(finding.path)) rewrites it)"

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Issue 26 item 8, the small desktop stories a new user got stuck in: bee's key planted at an
+/// installation's root, `--create` planting ant-data in a home directory, and verify's wording
+/// where there is no config.yaml.
+@Suite("desktop stories")
+struct DesktopStoriesTests {
+  /// A restored installation at `<fixture>/Freedom`.
+  func installation(_ fixture: ExportFixture) throws -> String {
+    let userData = fixture.path("Freedom")
+    let run = try fixture.run(["export", "freedom", "--user-data", userData, "--create"])
+    #expect(run.status == 0, "\(run.stderr)")
+    return userData
+  }
+
+  @Test func exportBeeRefusesADesktopUserDataAndNamesItsAntData() throws {
+    let fixture = try ExportFixture()
+    let userData = try installation(fixture)
+    let before = tree(userData)
+    for dryRun in [false, true] {
+      let run = try fixture.run(
+        ["export", "bee", "--data-dir", userData] + (dryRun ? ["--dry-run"] : []))
+      #expect(run.status == 1)
+      #expect(run.stdout == "")
+      #expect(
+        run.stderr
+          == "freedom-keys: error: \(userData) is a desktop Freedom user data directory, not "
+          + "bee's data directory; nothing was written; desktop's Swarm node is antd, in "
+          + "\(userData)/ant-data (use export freedom --freedom-dir \(userData) for the whole "
+          + "installation, or export antd --data-dir \(userData)/ant-data)\n")
+      #expect(tree(userData) == before)
+    }
+    let verify = try fixture.run(["verify", "--bee-dir", userData])
+    #expect(verify.status == 1)
+    #expect(verify.stdout == "")
+    #expect(verify.stderr.contains("not bee's data directory; desktop's Swarm node is antd"))
+    #expect(verify.stderr.contains("verify --freedom-dir \(userData)"))
+    // bee's own directory, and bee-data of an older desktop, are still bee's.
+    let beeData = try fixture.run(["export", "bee", "--data-dir", userData + "/bee-data"])
+    #expect(beeData.status == 0, "\(beeData.stderr)")
+    #expect(FileManager.default.fileExists(atPath: userData + "/bee-data/keys/swarm.key"))
+  }
+
+  @Test func createRefusesADirectoryHoldingOnlyOthersFiles() throws {
+    let fixture = try ExportFixture()
+    let home = fixture.path("home")
+    try makeDirectory(home)
+    _ = try fixture.file("home/.bashrc", "alias ll='ls -l'\n")
+    try makeDirectory(home + "/Documents")
+    let before = tree(home)
+    for dryRun in [false, true] {
+      let run = try fixture.run(
+        ["export", "freedom", "--freedom-dir", home, "--create"] + (dryRun ? ["--dry-run"] : []))
+      #expect(run.status == 1)
+      #expect(run.stdout == "")
+      #expect(
+        run.stderr
+          == "freedom-keys: error: \(home) holds files but nothing of desktop Freedom's (no "
+          + "profile-registry.json, profile.json, identity/, ant-data/, bee-data/ or R/), so it "
+          + "is no installation to restore into; nothing was written (check the path; --create "
+          + "makes a new installation only in an empty or new directory)\n")
+      #expect(tree(home) == before)
+    }
+  }
+
+  @Test func createStillRestoresOverAPreProfileUserData() throws {
+    // An old userData: bee's data and Electron's own files, nothing else of Freedom's.
+    let fixture = try ExportFixture()
+    let userData = fixture.path("old")
+    try makeDirectory(userData + "/bee-data")
+    _ = try fixture.file("old/Preferences", "{}\n")
+    try makeDirectory(userData + "/Local Storage")
+    let run = try fixture.run(["export", "freedom", "--freedom-dir", userData, "--create"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: userData + "/ant-data/keys/swarm.key"))
+    // An empty directory, and one holding only a killed run's lock, are new installations.
+    let empty = fixture.path("empty")
+    try makeDirectory(empty)
+    _ = try fixture.file("empty/.freedom-keys.lock", "")
+    let created = try fixture.run(["export", "freedom", "--freedom-dir", empty, "--create"])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(FileManager.default.fileExists(atPath: empty + "/ant-data/keys/swarm.key"))
+  }
+
+  @Test func withoutConfigYamlVerifySaysItIsMissing() throws {
+    let fixture = try ExportFixture()
+    let userData = try installation(fixture)
+    try FileManager.default.removeItem(atPath: userData + "/ant-data/config.yaml")
+    let run = try fixture.run(["verify", "--antd-dir", userData + "/ant-data"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("(address field only, unauthenticated: there is no config.yaml)"))
+    #expect(!run.stdout.contains("config.yaml has no password"))
+    let whole = try fixture.run(["verify", "--freedom-dir", userData])
+    #expect(whole.stdout.contains("unauthenticated: there is no config.yaml)"))
+    #expect(!whole.stdout.contains("has no password"))
+  }
+}
