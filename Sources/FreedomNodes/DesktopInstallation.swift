@@ -772,7 +772,18 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     throws(NodeError) -> [NodeFinding]
   {
     guard try NodeFileAccess.status(radicleHome) != nil else {
-      return [NodeFinding("radicle", .absent, path: radicleHome)]
+      // Desktop copies an old radicle-data into an absent R/<slot> at its next start (docs/
+      // desktop-user-data.md): that key is the one it will run with.
+      let old = Radicle(home: paths.radicleData, enclosing: [enclosing])
+      guard radicleHome != paths.radicleData,
+        try NodeFileAccess.status(old.privateKeyPath) != nil
+      else { return [NodeFinding("radicle", .absent, path: radicleHome)] }
+      var findings = try old.verify(try old.inspect(), against: profile, events: events)
+      findings.append(
+        NodeFinding(
+          "radicle home", .note, path: radicleHome,
+          reason: .desktop(.radicleDataToBeCopied(from: paths.radicleData))))
+      return findings
     }
     let node = radicle
     let state = try node.inspect()

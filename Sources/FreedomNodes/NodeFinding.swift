@@ -111,6 +111,9 @@ public struct NodeFinding: Sendable, Equatable {
     /// `R/<slot>.migrating-<pid>-<ts>`: desktop's copy of radicle-data into `home` in
     /// progress or interrupted (never the home itself).
     case radicleStaging(home: String)
+    /// The profile's Radicle home (`R/<slot>`) is absent and the old `radicle-data` at `from`
+    /// holds a key: desktop copies it there at its next start, so `from` was checked.
+    case radicleDataToBeCopied(from: String)
     /// `identity/quick-unlock.dat`.
     case quickUnlock(QuickUnlockState)
     /// A Quick Setup vault (`userKnowsPassword: false`): its password is random and kept in the

@@ -161,6 +161,9 @@ enum DesktopText {
       let placement =
         slot.map { "slot \($0), Radicle home \(home ?? "")" } ?? "no slot (radicle-data)"
       return "\(id)\(label): \(placement)" + (checked ? " — the profile checked here" : "")
+    case .radicleDataToBeCopied(let from):
+      return "absent; desktop copies \(from) here at its next start, so the radicle key checked is "
+        + "radicle-data's"
     case .radicleStaging(let home):
       return "desktop's copy of radicle-data into \(home), in progress or interrupted (never read "
         + "as the home; desktop removes it once the process that made it is gone)"

@@ -95,4 +95,38 @@ struct DesktopStoriesTests {
     #expect(whole.stdout.contains("unauthenticated: there is no config.yaml)"))
     #expect(!whole.stdout.contains("has no password"))
   }
+
+  @Test func verifyChecksTheRadicleDataDesktopWillCopyIntoAnAbsentHome() throws {
+    let fixture = try ExportFixture()
+    let userData = try installation(fixture)
+    _ = try fixture.file(
+      "Freedom/profile-registry.json",
+      #"{"version": 1, "profiles": [{"id": "default", "slot": 0}]}"#)
+    let home = fixture.path("rad")
+    let radicle = try fixture.run(["export", "radicle", "--home", home])
+    #expect(radicle.status == 0, "\(radicle.stderr)")
+    // A profile without a slot had its key in radicle-data; now the registry gives it slot 0.
+    try? FileManager.default.removeItem(atPath: userData + "/radicle-data")
+    try FileManager.default.moveItem(atPath: home, toPath: userData + "/radicle-data")
+    #expect(!FileManager.default.fileExists(atPath: userData + "/R/0"))
+    let run = try fixture.run(["verify", "--freedom-dir", userData])
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    let key = lines.first { $0.hasPrefix("radicle ") && !$0.hasPrefix("radicle home") }
+    #expect(key?.contains("match") == true, "\(run.stdout)")
+    #expect(key?.contains(Golden.radicleDID) == true, "\(run.stdout)")
+    #expect(!run.stdout.contains("radicle        absent"))
+    let note = lines.first { $0.hasPrefix("radicle home") }
+    #expect(
+      note?.hasSuffix(
+        "absent; desktop copies \(userData)/radicle-data here at its next start, so the radicle "
+          + "key checked is radicle-data's") == true, "\(run.stdout)")
+    // Another key in radicle-data is the mismatch desktop would run with.
+    try FileManager.default.removeItem(atPath: userData + "/radicle-data")
+    let other = try fixture.run(["export", "radicle", "--home", home], other: true)
+    #expect(other.status == 0, "\(other.stderr)")
+    try FileManager.default.moveItem(atPath: home, toPath: userData + "/radicle-data")
+    let mismatch = try fixture.run(["verify", "--freedom-dir", userData])
+    #expect(mismatch.status == 3)
+  }
 }
