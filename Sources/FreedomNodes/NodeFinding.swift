@@ -57,6 +57,8 @@ public struct NodeFinding: Sendable, Equatable {
     case addressFieldOnlyNoNodePassword
     /// Only the address field was compared: the node has no config file at all, so no password.
     case addressFieldOnlyNoNodeConfig
+    /// A backup an earlier change of `directory` kept aside (`.freedom-keys.replaced/<name>`).
+    case backup(directory: String)
     /// The node's password does not open the keystore: the node would not start.
     case nodePasswordDoesNotOpen(AntdPasswordSource)
     /// antd would refuse the keystore, whatever the password.

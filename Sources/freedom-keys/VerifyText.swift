@@ -6,6 +6,12 @@ import VaultKeys
 enum VerifyText {
   // MARK: - Node directories (--bee-dir, --antd-dir, …)
 
+  /// Whether `finding` lists a backup a directory holds (not a check of a node).
+  static func isBackup(_ finding: NodeFinding) -> Bool {
+    if case .backup? = finding.reason { return true }
+    return false
+  }
+
   /// "match     0x…", "MISMATCH  expected …, found …", "not present (path)".
   static func line(_ finding: NodeFinding) -> String {
     let expected = finding.expected ?? ""
@@ -137,6 +143,8 @@ enum VerifyText {
       return "\(finding.found ?? "the keystore"): antd refuses it, \(refusal) "
         + "(export antd --data-dir \(parent(finding.path)) rewrites it)"
     case .radicleKeyPairDisagrees, .kuboKey: return compared
+    case .backup(let directory):
+      return "kept aside by an earlier change of \(directory) (\(finding.path))"
     case .vaultHoldsMnemonic: return "holds the mnemonic"
     case .vaultHoldsOtherMnemonic: return "holds another mnemonic"
     case .vaultIsSource:

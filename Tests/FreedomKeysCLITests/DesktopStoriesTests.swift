@@ -129,4 +129,49 @@ struct DesktopStoriesTests {
     let mismatch = try fixture.run(["verify", "--freedom-dir", userData])
     #expect(mismatch.status == 3)
   }
+
+  @Test func verifyListsTheBackupsADirectoryHolds() throws {
+    let fixture = try ExportFixture()
+    let bee = fixture.path("bee")
+    #expect(try fixture.run(["export", "bee", "--data-dir", bee]).status == 0)
+    let replaced = try fixture.run(["export", "bee", "--data-dir", bee, "--force"], other: true)
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: bee + "/.freedom-keys.replaced")
+    #expect(names.count == 1)
+    let backup = bee + "/.freedom-keys.replaced/" + (names.first ?? "")
+    let run = try fixture.run(["verify", "--bee-dir", bee], other: true)
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(run.stdout)")
+    #expect(lines.last == "backup  note      kept aside by an earlier change of \(bee) (\(backup))")
+    let json = try fixture.run(["verify", "--bee-dir", bee, "--json"], other: true)
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect(object?["backups"] as? [String] == [backup])
+    #expect((object?["bee"] as? [String: Any])?["status"] as? String == "match")
+
+    // An installation lists its own and its ant-data's, one row each, in --json too.
+    let userData = try installation(fixture)
+    let force = try fixture.run(
+      ["export", "freedom", "--user-data", userData, "--force"], other: true)
+    #expect(force.status == 0, "\(force.stderr)")
+    let whole = try fixture.run(["verify", "--freedom-dir", userData, "--json"], other: true)
+    let rows =
+      (try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])?["checks"]
+      as? [[String: Any]] ?? []
+    let kept = rows.filter { $0["check"] as? String == "backup" }.compactMap {
+      $0["path"] as? String
+    }
+    #expect(!kept.isEmpty, "\(whole.stdout)")
+    #expect(kept.allSatisfy { $0.contains("/.freedom-keys.replaced/") })
+    #expect(kept.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+
+    // A planted .freedom-keys.replaced (a file) lists nothing and is never followed.
+    let planted = fixture.path("planted")
+    #expect(try fixture.run(["export", "bee", "--data-dir", planted]).status == 0)
+    _ = try fixture.file("planted/.freedom-keys.replaced", "not a folder\n")
+    let plain = try fixture.run(["verify", "--bee-dir", planted])
+    #expect(plain.status == 0, "\(plain.stderr)")
+    #expect(!plain.stdout.contains("backup"))
+  }
 }
