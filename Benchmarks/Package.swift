@@ -13,6 +13,7 @@ let package = Package(
         .product(name: "CryptoPrimitives", package: "freedom-keys"),
         .product(name: "VaultKeys", package: "freedom-keys"),
         .product(name: "NodeFiles", package: "freedom-keys"),
+        .product(name: "FreedomNodes", package: "freedom-keys"),
       ],
       path: "freedom-keys-bench")
   ]

@@ -9,6 +9,7 @@
 
 import CryptoPrimitives
 import Foundation
+import FreedomNodes
 import NodeFiles
 import VaultKeys
 
@@ -194,6 +195,18 @@ try measure("export bee: mnemonic → keys/swarm.key (N=2^15)", iterations: 15) 
   sink &+= keystore.count
 }
 try? FileManager.default.removeItem(atPath: exportDirectory)
+// `verify --freedom-dir` of an app root whose profile-registry.json is at the 4 MiB limit
+// (issue 26 item 7: quadratic in the profiles before, 60k of them took 42 s).
+let registryDirectory = FileManager.default.temporaryDirectory
+  .appendingPathComponent("freedom-keys-bench-registry-\(getpid())").path
+let registryProfiles = writeRegistryAtTheLimit(in: registryDirectory)
+try measure(
+  "verify --freedom-dir, registry at the 4 MiB limit (\(registryProfiles) profiles)", iterations: 5
+) {
+  let installation = try DesktopInstallation(userData: registryDirectory)
+  sink &+= try NodeSession.verify(installation, against: freedomProfile).count
+}
+try? FileManager.default.removeItem(atPath: registryDirectory)
 if let scryptCase = report.cases.first(where: { $0.name.hasPrefix("scrypt") }),
   let exportCase = report.cases.first(where: { $0.name.hasPrefix("export bee") })
 {

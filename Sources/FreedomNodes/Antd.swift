@@ -136,12 +136,7 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
       if case .partOfInstallation(.antData, _) = part { return }
       throw .wrongDirectory(path: directory, part, wanted: .antdData)
     }
-    if try DesktopDirectory.holdsFreedom(directory) {
-      throw .wrongDirectory(
-        path: directory,
-        .desktopUserData(antData: NodePath.join(directory, DesktopInstallation.antData)),
-        wanted: .antdData)
-    }
+    try DesktopDirectory.refuseInstallationRoot(directory, wanted: .antdData)
     if let node = try DesktopDirectory.node(directory), node != .swarmNode {
       throw .wrongDirectory(path: directory, .nodeDirectory(node), wanted: .antdData)
     }
@@ -451,7 +446,8 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
       return NodeFinding(
         check, found == expected ? .match : .mismatch, path: keystorePath,
         expected: expected.checksummed, found: found?.checksummed, authenticated: false,
-        reason: .addressFieldOnlyNoNodePassword)
+        reason: state.config == nil
+          ? .addressFieldOnlyNoNodeConfig : .addressFieldOnlyNoNodePassword)
     }
     events(.keyDerivation(encrypting: false, path: keystorePath, kdf: keystore.kdf))
     let opened: (key: Secp256k1.PrivateKey, mac: Web3Keystore.MACAlgorithm)

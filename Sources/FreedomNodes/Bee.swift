@@ -33,6 +33,13 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
   }
 
   public var layout: NodeLayout { Self.layout }
+
+  /// Refuses a desktop userData or app root: desktop runs no bee there (its Swarm node is antd,
+  /// in the ant-data inside it), so a keystore written at its root would be read by no node.
+  public func requireRightDirectory() throws(NodeError) {
+    try DesktopDirectory.refuseInstallationRoot(directory, wanted: .beeData)
+  }
+
   public var keystorePath: String { NodePath.join(directory, Self.keystoreFile) }
   public var passwordFilePath: String { NodePath.join(directory, Self.passwordFile) }
 

@@ -94,7 +94,8 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   }
 
   /// Refuses a directory that is not a desktop installation: one that does not exist or holds
-  /// nothing of Freedom's (unless `createsInstallation`), a part of an installation (its
+  /// nothing of Freedom's (unless `createsInstallation`, which still refuses one holding other
+  /// files: only an absent or empty directory becomes a new installation), a part of an installation (its
   /// ant-data, identity/, R/<slot>…) or another node's directory.
   public func requireRightDirectory() throws(NodeError) {
     let path = directory
@@ -110,7 +111,12 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     if let node = try DesktopDirectory.node(path) {
       throw .wrongDirectory(path: path, .nodeDirectory(node), wanted: .desktopInstallation)
     }
-    if createsInstallation { return }
+    // Our own lock and leftovers (a killed first export's) are not someone else's files.
+    let empty = DesktopDirectory.entries(path).allSatisfy { $0.hasPrefix(".freedom-keys") }
+    if createsInstallation {
+      if empty { return }
+      throw .wrongDirectory(path: path, .occupiedByOthers, wanted: .desktopInstallation)
+    }
     throw .wrongDirectory(
       path: path, .nothingOfFreedom(empty: DesktopDirectory.entries(path).isEmpty),
       wanted: .desktopInstallation)
@@ -476,7 +482,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       for (index, other) in findings.enumerated() {
         let id = other.check.dropFirst("profile ".count)
         guard case .desktop(.profile(_, _, let slot, let home, let checked))? = other.reason,
-          let name = registry.profiles.first(where: { $0.id == id })?.displayName
+          let name = registry.profile(id: String(id))?.displayName
         else { continue }
         findings[index].reason = .desktop(
           .profile(id: String(id), name: name, slot: slot, radicleHome: home, checked: checked))
@@ -577,16 +583,24 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       let meta = state.vaultMeta.flatMap {
         try? DesktopVaultMeta(json: $0)
       }
+      // Each signer's wallet and address once: a map of many feeds costs one lookup each.
+      var wallets: [Int: DesktopVaultMeta.Wallet] = [:]
+      for wallet in meta?.wallets ?? [] where wallets[wallet.index] == nil {
+        wallets[wallet.index] = wallet
+      }
+      var derived: [DesktopPublisherMap.Signer: EthereumAddress] = [:]
       for feed in feeds {
-        findings.append(try feedFinding(feed, profile, meta: meta, path: path))
+        findings.append(
+          try feedFinding(feed, profile, wallets: wallets, derived: &derived, path: path))
       }
       return findings
     }
   }
 
   private func feedFinding(
-    _ feed: DesktopPublisherMap.Feed, _ profile: FreedomProfile, meta: DesktopVaultMeta?,
-    path: String
+    _ feed: DesktopPublisherMap.Feed, _ profile: FreedomProfile,
+    wallets: [Int: DesktopVaultMeta.Wallet],
+    derived cache: inout [DesktopPublisherMap.Signer: EthereumAddress], path: String
   ) throws(NodeError) -> NodeFinding {
     let check = "swarm feed \(feed.origin) \(feed.name)"
     guard let signer = feed.signer else {
@@ -596,23 +610,28 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
           .feedSignerUnknown(origin: feed.origin, feed: feed.name, identityID: feed.identityID)))
     }
     let derived: EthereumAddress
-    do {
-      switch signer {
-      case .publisher(let index):
-        derived = try profile.publisher(index: UInt32(index)).address
-      case .swarmWallet:
-        derived = profile.swarm.address
-      case .userWallet(let index):
-        if let wallet = meta?.wallets.first(where: { $0.index == index }), !wallet.isDerivable {
-          return NodeFinding(
-            check, .note, path: path, found: feed.owner,
-            reason: .desktop(
-              .feedSignerDeviceAccount(origin: feed.origin, feed: feed.name, wallet: index)))
+    if let known = cache[signer] {
+      derived = known
+    } else {
+      do {
+        switch signer {
+        case .publisher(let index):
+          derived = try profile.publisher(index: UInt32(index)).address
+        case .swarmWallet:
+          derived = profile.swarm.address
+        case .userWallet(let index):
+          if let wallet = wallets[index], !wallet.isDerivable {
+            return NodeFinding(
+              check, .note, path: path, found: feed.owner,
+              reason: .desktop(
+                .feedSignerDeviceAccount(origin: feed.origin, feed: feed.name, wallet: index)))
+          }
+          derived = try profile.wallet(index: UInt32(index)).address
         }
-        derived = try profile.wallet(index: UInt32(index)).address
+      } catch {
+        throw .invalid(path: path, reason: "\(error)")
       }
-    } catch {
-      throw .invalid(path: path, reason: "\(error)")
+      cache[signer] = derived
     }
     let reason = NodeFinding.Reason.desktop(
       .feedSigner(origin: feed.origin, feed: feed.name, signer: signer))
@@ -753,7 +772,18 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     throws(NodeError) -> [NodeFinding]
   {
     guard try NodeFileAccess.status(radicleHome) != nil else {
-      return [NodeFinding("radicle", .absent, path: radicleHome)]
+      // Desktop copies an old radicle-data into an absent R/<slot> at its next start (docs/
+      // desktop-user-data.md): that key is the one it will run with.
+      let old = Radicle(home: paths.radicleData, enclosing: [enclosing])
+      guard radicleHome != paths.radicleData,
+        try NodeFileAccess.status(old.privateKeyPath) != nil
+      else { return [NodeFinding("radicle", .absent, path: radicleHome)] }
+      var findings = try old.verify(try old.inspect(), against: profile, events: events)
+      findings.append(
+        NodeFinding(
+          "radicle home", .note, path: radicleHome,
+          reason: .desktop(.radicleDataToBeCopied(from: paths.radicleData))))
+      return findings
     }
     let node = radicle
     let state = try node.inspect()

@@ -225,6 +225,20 @@ enum DesktopDirectory {
     return entries(homes).contains { Int($0) != nil || $0.contains(".migrating-") }
   }
 
+  /// Refuses a directory that holds a part of desktop Freedom, given as the directory of one
+  /// node (`wanted`): it is a userData or app root, and the node desktop runs there keeps its
+  /// files in the ant-data inside it.
+  static func refuseInstallationRoot(_ path: String, wanted: NodeError.WantedDirectory)
+    throws(NodeError)
+  {
+    guard try NodeFileAccess.statusFollowingLinks(path)?.isDirectory == true,
+      try holdsFreedom(path)
+    else { return }
+    throw .wrongDirectory(
+      path: path, .desktopUserData(antData: NodePath.join(path, DesktopInstallation.antData)),
+      wanted: wanted)
+  }
+
   /// The desktop part `path` is, with the userData it belongs to.
   static func part(_ path: String) throws(NodeError) -> NodeError.WrongDirectory? {
     let leaf = NodePath.leaf(path)

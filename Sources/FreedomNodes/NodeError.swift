@@ -52,6 +52,8 @@ public enum NodeError: Error, Sendable {
     case desktopInstallation
     /// antd's data directory.
     case antdData
+    /// bee's data directory.
+    case beeData
   }
 
   /// What a directory given turned out to be instead of the one a command needs.
@@ -60,11 +62,15 @@ public enum NodeError: Error, Sendable {
     case absent
     /// It holds nothing of desktop Freedom's (empty: nothing at all).
     case nothingOfFreedom(empty: Bool)
+    /// A new installation was to be created in it, but it holds files, none of desktop
+    /// Freedom's (a home directory, another app's): desktop would never use it as a userData.
+    case occupiedByOthers
     /// One part of the desktop installation whose userData is `userData`.
     case partOfInstallation(DesktopPart, userData: String)
     /// Another node's own directory.
     case nodeDirectory(NodeKind)
-    /// A desktop userData given as antd's data directory; antd's is `antData` inside it.
+    /// A desktop userData given as one node's directory (antd's, bee's); desktop's Swarm node,
+    /// antd, keeps its files in `antData` inside it.
     case desktopUserData(antData: String)
   }
 

@@ -55,6 +55,10 @@ public struct NodeFinding: Sendable, Equatable {
     case addressFieldOnly
     /// Only the address field was compared: the node's config has no password.
     case addressFieldOnlyNoNodePassword
+    /// Only the address field was compared: the node has no config file at all, so no password.
+    case addressFieldOnlyNoNodeConfig
+    /// A backup an earlier change of `directory` kept aside (`.freedom-keys.replaced/<name>`).
+    case backup(directory: String)
     /// The node's password does not open the keystore: the node would not start.
     case nodePasswordDoesNotOpen(AntdPasswordSource)
     /// antd would refuse the keystore, whatever the password.
@@ -109,6 +113,9 @@ public struct NodeFinding: Sendable, Equatable {
     /// `R/<slot>.migrating-<pid>-<ts>`: desktop's copy of radicle-data into `home` in
     /// progress or interrupted (never the home itself).
     case radicleStaging(home: String)
+    /// The profile's Radicle home (`R/<slot>`) is absent and the old `radicle-data` at `from`
+    /// holds a key: desktop copies it there at its next start, so `from` was checked.
+    case radicleDataToBeCopied(from: String)
     /// `identity/quick-unlock.dat`.
     case quickUnlock(QuickUnlockState)
     /// A Quick Setup vault (`userKnowsPassword: false`): its password is random and kept in the

@@ -181,9 +181,26 @@ public enum NodeSession {
   ) throws(NodeError) -> [NodeFinding] {
     try requireDirectory(node.directory)
     try node.requireRightDirectory()
-    return try reading(node, events: events) { state throws(NodeError) in
-      try node.verify(state, against: profile, events: events)
+    let directory = try engine { () throws(NodeFileError) in
+      try NodeDirectory.openForReading(
+        node.directory, layout: node.layout, enclosing: node.enclosingDirectories.map(\.engine),
+        nested: node.nestedDirectories.map(\.engine))
     }
+    report(directory, events)
+    defer { directory.close() }
+    var findings = try NodeFileAccess.within(directory) { () throws(NodeError) in
+      try node.verify(try node.inspect(), against: profile, events: events)
+    }
+    // What earlier changes kept aside, one line each: the way back to an older identity.
+    for folder in [directory] + directory.nestedDirectories {
+      for name in try engine({ () throws(NodeFileError) in try folder.backups() }) {
+        findings.append(
+          NodeFinding(
+            "backup", .note, path: NodePath.join(folder.path, NodeLayout.replacedName + "/" + name),
+            reason: .backup(directory: folder.path)))
+      }
+    }
+    return findings
   }
 
   /// The targets `recover` searches for in `node`.

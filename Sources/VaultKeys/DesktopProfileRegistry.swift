@@ -35,9 +35,15 @@ public struct DesktopProfileRegistry: Sendable, Equatable {
   /// The profiles, in catalog order (records without a string id are skipped, as desktop's
   /// lookups by id never find them).
   public let profiles: [Profile]
+  /// The position in `profiles` of each id's first record, so that a lookup by id costs the
+  /// same whatever the registry's size (verify looks up every profile's).
+  private let firstByID: [String: Int]
 
   /// A registry of `profiles`.
-  public init(profiles: [Profile]) { self.profiles = profiles }
+  public init(profiles: [Profile]) {
+    self.profiles = profiles
+    firstByID = Self.index(profiles)
+  }
 
   /// Reads the bytes of a `profile-registry.json`.
   public init(json: some ContiguousBytes) throws(DesktopProfileRegistryError) {
@@ -67,7 +73,20 @@ public struct DesktopProfileRegistry: Sendable, Equatable {
       return .success(profiles)
     }
     profiles = try read.get()
+    firstByID = Self.index(profiles)
   }
+
+  private static func index(_ profiles: [Profile]) -> [String: Int] {
+    var index: [String: Int] = [:]
+    index.reserveCapacity(profiles.count)
+    for (position, profile) in profiles.enumerated() where index[profile.id] == nil {
+      index[profile.id] = position
+    }
+    return index
+  }
+
+  /// The first record whose id is `id`, found without a scan of the list.
+  public func profile(id: String) -> Profile? { firstByID[id].map { profiles[$0] } }
 
   /// The profile `name` names: its id, else the id desktop sanitises it to, else its display
   /// name exactly, else its display name ignoring case — nil when that last names several.

@@ -19,7 +19,7 @@ public struct DesktopPublisherMap: Sendable, Equatable {
   public static let currentVersion = 2
 
   /// Which key signs.
-  public enum Signer: Sendable, Equatable {
+  public enum Signer: Sendable, Hashable {
     /// Publisher key i, m/44'/73406'/i'/0/0 (`app-scoped:<i>`).
     case publisher(Int)
     /// The Swarm wallet, m/44'/60'/0'/0/1 (`bee-wallet`).

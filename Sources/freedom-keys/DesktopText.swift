@@ -31,6 +31,13 @@ enum DesktopText {
             + "is meant)")
       }
       return .mismatch(found + "; check the path")
+    case .occupiedByOthers:
+      return .failure(
+        "\(path) holds files but nothing of desktop Freedom's (no "
+          + "\(DesktopProfileRegistry.fileName), profile.json, identity/, "
+          + "\(DesktopInstallation.antData)/, bee-data/ or R/), so it is no installation to restore "
+          + "into\(unwritten) (check the path; --create makes a new installation only in an empty "
+          + "or new directory)")
     case .partOfInstallation(let part, let userData):
       let text =
         "\(path) is \(name(part)) of the desktop Freedom installation \(userData), not an "
@@ -45,6 +52,22 @@ enum DesktopText {
           + "\(unwritten); antd's is \(antData) (or use export freedom --freedom-dir for the whole "
           + "installation)")
     }
+  }
+
+  /// A desktop userData given as bee's data directory: desktop runs antd, in its ant-data.
+  static func userDataAsBeeDirectory(_ path: String, antData: String, _ context: NodeText.Context)
+    -> CLIError
+  {
+    let exporting = if case .export = context { true } else { false }
+    let whole =
+      exporting
+      ? "export freedom --freedom-dir \(NodeText.shellQuoted(path)) for the whole installation, or "
+        + "export antd --data-dir \(NodeText.shellQuoted(antData))"
+      : "verify --freedom-dir \(NodeText.shellQuoted(path)) for the whole installation"
+    return .failure(
+      "\(path) is a desktop Freedom user data directory, not bee's data directory"
+        + (exporting ? "; nothing was written" : "")
+        + "; desktop's Swarm node is antd, in \(antData) (use \(whole))")
   }
 
   /// Wording for a directory another command was given (antd's, bee's): what it is.
@@ -138,6 +161,9 @@ enum DesktopText {
       let placement =
         slot.map { "slot \($0), Radicle home \(home ?? "")" } ?? "no slot (radicle-data)"
       return "\(id)\(label): \(placement)" + (checked ? " — the profile checked here" : "")
+    case .radicleDataToBeCopied(let from):
+      return "absent; desktop copies \(from) here at its next start, so the radicle key checked is "
+        + "radicle-data's"
     case .radicleStaging(let home):
       return "desktop's copy of radicle-data into \(home), in progress or interrupted (never read "
         + "as the home; desktop removes it once the process that made it is gone)"

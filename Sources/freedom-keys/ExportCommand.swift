@@ -3,7 +3,7 @@ struct ExportCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "export",
-      abstract: "Write the key files of a bee, kubo, Ant, antd or Radicle node.",
+      abstract: "Write the key files of bee, kubo, Ant, antd, Radicle or Freedom.",
       subcommands: [
         ExportBeeCommand.self, ExportKuboCommand.self, ExportAntCommand.self,
         ExportRadicleCommand.self, ExportAntdCommand.self, ExportFreedomCommand.self,

@@ -107,6 +107,10 @@ enum NodeText {
       return DesktopText.wrongDirectory(path, what, context)
     case .wrongDirectory(let path, let what, .antdData):
       return DesktopText.wrongNodeDirectory(path, what, exporting)
+    case .wrongDirectory(let path, .desktopUserData(let antData), .beeData):
+      return DesktopText.userDataAsBeeDirectory(path, antData: antData, context)
+    case .wrongDirectory(let path, let what, .beeData):
+      return DesktopText.wrongDirectory(path, what, context)
     case .noSuchProfile(let id, let appRoot, let known):
       return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known)
     case .ambiguousProfile(let appRoot, let ids):

@@ -26,7 +26,8 @@ struct VerifyCommand: ParsableCommand {
         what was expected and found) or not present. Without --password-file only
         the address field of the keystore is compared, which anyone could have written:
         the result says it is unauthenticated. The password file is read as bee
-        reads it (leading and trailing newlines removed).
+        reads it (leading and trailing newlines removed). Each backup a directory
+        holds (.freedom-keys.replaced/<name>) gets a 'backup' line (--json: "backups").
         Exit status: 0 when every node given matches, 3 when one differs or has no
         key, 1 on errors (wrong password, unreadable or corrupt file, no such
         directory). The mnemonic is read as by 'derive'. --json adds "ok" (true when
@@ -97,7 +98,8 @@ struct VerifyCommand: ParsableCommand {
     }
     guard directories.contains(where: { $0 != nil }) else {
       throw arguments.usage(
-        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir")
+        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir, "
+          + "--freedom-dir")
     }
     if directories.contains("") { throw arguments.usage("a directory given is empty") }
     if passwordPath != nil, beeDirectory == nil {
@@ -123,9 +125,13 @@ struct VerifyCommand: ParsableCommand {
     var findings: [NodeFinding] = []
     // Directories where nothing of the node was found: a wrong path more often than a lost key.
     var nothingFound: [(check: String, directory: String)] = []
+    // The backups each directory holds, listed after the nodes.
+    var backups: [NodeFinding] = []
     try NodeText.run(.verify) {
       func check(_ node: some FreedomNode) throws {
-        let found = try NodeSession.verify(node, against: profile, events: NodeText.show)
+        let all = try NodeSession.verify(node, against: profile, events: NodeText.show)
+        backups += all.filter(VerifyText.isBackup)
+        let found = all.filter { !VerifyText.isBackup($0) }
         if let first = found.first, found.allSatisfy({ $0.status == .absent }) {
           nothingFound.append((first.check, node.directory))
         }
@@ -143,13 +149,17 @@ struct VerifyCommand: ParsableCommand {
     if printsJSON {
       var object: JSONObject = [:]
       for finding in findings { object.append(finding.check, .object(VerifyText.json(finding))) }
+      if !backups.isEmpty {
+        object.append("backups", .array(backups.map { .string($0.path) }))
+      }
       object.append("ok", .bool(VerifyText.failed(findings, absentFails: true) == nil))
       if hint { object.append("passphraseMayExplain", .bool(true)) }
       Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     } else {
-      let width = findings.map(\.check.count).max() ?? 0
+      let rows = findings + backups
+      let width = rows.map(\.check.count).max() ?? 0
       Output.standardOutput(
-        findings.map {
+        rows.map {
           $0.check + String(repeating: " ", count: width - $0.check.count + 2)
             + VerifyText.line($0) + "\n"
         }.joined())

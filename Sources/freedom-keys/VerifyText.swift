@@ -6,6 +6,12 @@ import VaultKeys
 enum VerifyText {
   // MARK: - Node directories (--bee-dir, --antd-dir, …)
 
+  /// Whether `finding` lists a backup a directory holds (not a check of a node).
+  static func isBackup(_ finding: NodeFinding) -> Bool {
+    if case .backup? = finding.reason { return true }
+    return false
+  }
+
   /// "match     0x…", "MISMATCH  expected …, found …", "not present (path)".
   static func line(_ finding: NodeFinding) -> String {
     let expected = finding.expected ?? ""
@@ -19,6 +25,8 @@ enum VerifyText {
         case .decryptedWithNodePassword(let source)?: " (decrypted with \(password(source)))"
         case .addressFieldOnlyNoNodePassword?:
           " (address field only, unauthenticated: \(Antd.configFile) has no password)"
+        case .addressFieldOnlyNoNodeConfig?:
+          " (address field only, unauthenticated: there is no \(Antd.configFile))"
         case .antIdentity(.derivedFromKey, let overlay, _)?: " (\(restoredFromKey(overlay)))"
         default: ""
         }
@@ -26,7 +34,7 @@ enum VerifyText {
     case .mismatch:
       var how = ""
       switch finding.reason {
-      case .addressFieldOnly?, .addressFieldOnlyNoNodePassword?:
+      case .addressFieldOnly?, .addressFieldOnlyNoNodePassword?, .addressFieldOnlyNoNodeConfig?:
         how = " (address field only, unauthenticated)"
       case .nodePasswordDoesNotOpen(let source)?:
         how = " (\(password(source)) does not open \(Antd.keystoreFile): antd would not start)"
@@ -125,6 +133,9 @@ enum VerifyText {
     case .addressFieldOnlyNoNodePassword:
       return "\(finding.found ?? "no address") (address field only, unauthenticated: "
         + "\(Antd.configFile) has no password)"
+    case .addressFieldOnlyNoNodeConfig:
+      return "\(finding.found ?? "no address") (address field only, unauthenticated: there is "
+        + "no \(Antd.configFile))"
     case .nodePasswordDoesNotOpen(let source):
       return "\(password(source)) does not open \(Antd.keystoreFile): antd would not start "
         + "(export antd --data-dir \(parent(finding.path)) rewrites it)"
@@ -132,6 +143,8 @@ enum VerifyText {
       return "\(finding.found ?? "the keystore"): antd refuses it, \(refusal) "
         + "(export antd --data-dir \(parent(finding.path)) rewrites it)"
     case .radicleKeyPairDisagrees, .kuboKey: return compared
+    case .backup(let directory):
+      return "kept aside by an earlier change of \(directory) (\(finding.path))"
     case .vaultHoldsMnemonic: return "holds the mnemonic"
     case .vaultHoldsOtherMnemonic: return "holds another mnemonic"
     case .vaultIsSource:

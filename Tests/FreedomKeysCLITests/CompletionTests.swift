@@ -111,7 +111,7 @@ struct CompletionTests {
       try Self.zsh(["freedom-keys", ""], script: script).first
         == "compdef _freedom_keys freedom-keys")
     let top = try Self.zsh(["freedom-keys", "ex"], script: script)
-    #expect(top.contains("export:Write the key files of a bee, kubo, Ant, antd or Radicle node."))
+    #expect(top.contains("export:Write the key files of bee, kubo, Ant, antd, Radicle or Freedom."))
     #expect(top.contains("help:Show the help of a command ('help export bee')."))
     let bee = try Self.zsh(["freedom-keys", "export", "bee", "--"], script: script)
     #expect(bee.contains("--data-dir:bee's data directory (--data-dir)."))
@@ -155,7 +155,7 @@ struct CompletionTests {
     let script = try Self.script("fish", in: scratch)
     #expect(
       try Self.fish("freedom-keys exp", script: script)
-        == ["export\tWrite the key files of a bee, kubo, Ant, antd or Radicle node."])
+        == ["export\tWrite the key files of bee, kubo, Ant, antd, Radicle or Freedom."])
     #expect(
       try Self.fish("freedom-keys export bee --data", script: script)
         == ["--data-dir\tbee's data directory (--data-dir)."])

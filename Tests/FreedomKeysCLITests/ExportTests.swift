@@ -199,7 +199,7 @@ struct ExportTests {
     // The list goes to stderr with the error: a group needs a subcommand.
     #expect(
       run.stderr == """
-        OVERVIEW: Write the key files of a bee, kubo, Ant, antd or Radicle node.
+        OVERVIEW: Write the key files of bee, kubo, Ant, antd, Radicle or Freedom.
 
         USAGE: freedom-keys export <subcommand>
 

@@ -14,7 +14,7 @@ struct HelpTests {
     SUBCOMMANDS:
       derive      Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.
       mnemonic    Generate a new mnemonic or check one before using it.
-      export      Write the key files of a bee, kubo, Ant, antd or Radicle node.
+      export      Write the key files of bee, kubo, Ant, antd, Radicle or Freedom.
       verify      Check that node directories hold the identities of a mnemonic.
       recover     Find the unreadable, missing, misspelt or swapped words.
       keystore    Inspect Web3 Secret Storage (v3) key files, such as swarm.key.

@@ -221,7 +221,8 @@ struct VerifyTests {
   @Test(arguments: [
     (
       [] as [String],
-      "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir"
+      "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir, "
+        + "--freedom-dir"
     ),
     (
       ["--ant-dir", "a", "--password-file", "p"],

@@ -365,6 +365,19 @@ public final class NodeDirectory {
     try root.status(relative)
   }
 
+  /// The backups the directory holds, the names below `.freedom-keys.replaced` that are
+  /// directories, sorted (none when that folder is absent, or is not a directory: a planted
+  /// file or link is never followed).
+  public func backups() throws(NodeFileError) -> [String] {
+    guard try root.status(NodeLayout.replacedName)?.isDirectory == true else { return [] }
+    var backups: [String] = []
+    for name in try root.names(NodeLayout.replacedName)
+    where try root.status(NodeLayout.replacedName + "/" + name)?.isDirectory == true {
+      backups.append(name)
+    }
+    return backups.sorted()
+  }
+
   // MARK: - Applying a change
 
   /// Applies `change` as one transaction (see the type's invariants). On failure every step is
