@@ -181,12 +181,7 @@ public enum NodeSession {
   ) throws(NodeError) -> [NodeFinding] {
     try requireDirectory(node.directory)
     try node.requireRightDirectory()
-    let directory = try engine { () throws(NodeFileError) in
-      try NodeDirectory.openForReading(
-        node.directory, layout: node.layout, enclosing: node.enclosingDirectories.map(\.engine),
-        nested: node.nestedDirectories.map(\.engine))
-    }
-    report(directory, events)
+    let directory = try openForReading(node, events)
     defer { directory.close() }
     var findings = try NodeFileAccess.within(directory) { () throws(NodeError) in
       try node.verify(try node.inspect(), against: profile, events: events)
@@ -201,6 +196,20 @@ public enum NodeSession {
       }
     }
     return findings
+  }
+
+  /// `node`'s directory opened for reading under its lock (finishing or undoing an interrupted
+  /// change first), with what opening it found reported.
+  private static func openForReading<Node: FreedomNode>(
+    _ node: Node, _ events: (NodeEvent) -> Void
+  ) throws(NodeError) -> NodeDirectory {
+    let directory = try engine { () throws(NodeFileError) in
+      try NodeDirectory.openForReading(
+        node.directory, layout: node.layout, enclosing: node.enclosingDirectories.map(\.engine),
+        nested: node.nestedDirectories.map(\.engine))
+    }
+    report(directory, events)
+    return directory
   }
 
   /// The targets `recover` searches for in `node`.
@@ -218,12 +227,7 @@ public enum NodeSession {
     _ body: (Node.State) throws(NodeError) -> Result
   ) throws(NodeError) -> Result {
     try requireDirectory(node.directory)
-    let directory = try engine { () throws(NodeFileError) in
-      try NodeDirectory.openForReading(
-        node.directory, layout: node.layout, enclosing: node.enclosingDirectories.map(\.engine),
-        nested: node.nestedDirectories.map(\.engine))
-    }
-    report(directory, events)
+    let directory = try openForReading(node, events)
     defer { directory.close() }
     return try NodeFileAccess.within(directory) { () throws(NodeError) in
       try body(try node.inspect())
