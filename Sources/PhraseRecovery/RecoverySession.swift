@@ -214,8 +214,7 @@ package final class RecoverySession: Sendable {
     return .invalidWordCount(remembered: phrase.words.count, missing: 0)
   }
 
-  /// The number of phrases a search of every phase enumerates before passphrases: the first
-  /// phase's, which `phases.count` multiplies.
+  /// How every phase is run (threads, shard, chunk size): the same for all of them.
   package var configuration: PhraseRecovery.Configuration { phases[0].recovery.configuration }
 
   // MARK: - Running

@@ -1,3 +1,5 @@
+import PhraseRecovery
+
 /// Which part of the search this run takes: `--shard K/N`, or K and N from the batch system's
 /// environment (`--shard slurm`: an sbatch array task, K its place in the array; `--shard
 /// slurm/N`: K the task's own number, so a task submitted again keeps its part; `--shard k8s/N`:
@@ -7,7 +9,8 @@ struct RecoverShard: Equatable {
   let index: Int
   let count: Int
 
-  static let maximumCount = 1 << 20
+  /// The most parts a search is cut into: what a part result may say (the library's rule).
+  static let maximumCount = ShardResult.maximumCount
   static let whole = RecoverShard(index: 1, count: 1)
 
   private init(index: Int, count: Int) {
