@@ -72,6 +72,9 @@ struct ExportBackupTests {
     let before = try treeSnapshot(dir)
 
     let run = try fixture.run(Self.bee + [dir], other: true)
+    // Taken before the folder is made writable again: as a user that is a chmod, which the
+    // snapshot (modes included) would see.
+    let after = try? treeSnapshot(dir)
     undo()
     #expect(run.status == 1)
     #expect(run.stdout == "")
@@ -79,7 +82,7 @@ struct ExportBackupTests {
     #expect(run.stderr.hasPrefix("freedom-keys: error: "))
     #expect(run.stderr.contains(folder), "\(run.stderr)")
     #expect(run.stderr.hasSuffix("; nothing in \(dir) was changed\n"), "\(run.stderr)")
-    #expect(try treeSnapshot(dir) == before)
+    #expect(after == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [])
     let verify = try fixture.run([
       "verify", "--bee-dir", dir, "--password-file", dir + "/password",
