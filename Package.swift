@@ -54,11 +54,15 @@ let package = Package(
     .testTarget(
       name: "PhraseRecoveryTests",
       dependencies: ["PhraseRecovery", "VaultKeys", "CryptoPrimitives"]),
-    .testTarget(name: "NodeFilesTests", dependencies: ["NodeFiles", "VaultKeys", "TestSupport"]),
+    .testTarget(
+      name: "NodeFilesTests",
+      dependencies: ["NodeFiles", "VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
       name: "FreedomNodesTests",
       dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys", "CryptoPrimitives"]),
-    .testTarget(name: "FreedomKeysCLITests", dependencies: ["freedom-keys", "TestSupport"]),
+    .testTarget(
+      name: "FreedomKeysCLITests",
+      dependencies: ["freedom-keys", "VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
       name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],
       resources: [.copy("Vectors")]),
