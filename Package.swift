@@ -37,18 +37,22 @@ let package = Package(
       ]),
     .target(name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives"]),
     .target(name: "NodeFiles", dependencies: ["CryptoPrimitives"]),
+    // The command-line framework: options, commands, help, man pages, completions.
+    .target(name: "CommandLineKit"),
     .target(
       name: "FreedomNodes",
       dependencies: ["VaultKeys", "NodeFiles", "PhraseRecovery", "CryptoPrimitives"]),
     .executableTarget(
       name: "freedom-keys",
       dependencies: [
-        "FreedomNodes", "NodeFiles", "VaultKeys", "PhraseRecovery", "CryptoPrimitives",
+        "CommandLineKit", "FreedomNodes", "NodeFiles", "VaultKeys", "PhraseRecovery",
+        "CryptoPrimitives",
       ]
     ),
     // The helpers every test target shares (scratch directories, running programs).
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
+    .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(
       name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(

@@ -1,3 +1,4 @@
+import CommandLineKit
 import CryptoPrimitives
 import FoundationEssentials
 import VaultKeys

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `freedom-keys export`: writes one node's key files from the mnemonic.
 struct ExportCommand: ParsableCommand {
   static var configuration: CommandConfiguration {

@@ -1,6 +1,27 @@
+import CommandLineKit
+
 /// The `freedom-keys` tool: a group whose subcommands do the work.
 struct FreedomKeys: ParsableCommand {
   static let version = "0.1.0"
+
+  /// The tool as the command-line framework sees it: this tree, and the rules across commands.
+  static var tool: CommandLineTool {
+    CommandLineTool(
+      root: FreedomKeys.self, version: version, help: HelpCommand.self,
+      // The secrets read from a `--<name>-file`, never from an option's value.
+      secretOptions: ["mnemonic", "passphrase", "password", "vault-password"],
+      positionalSecret: "mnemonic",
+      exitStatus: """
+        0 on success; 1 when the input is bad or an operation fails (an invalid mnemonic, an \
+        unreadable file, a wrong password); 2 for a usage error (nothing is read or written); 3 \
+        when an export\\(aqs \\-\\-dry\\-run would refuse (it changes nothing), or when
+        .B verify
+        finds a mismatch; 4 when
+        .B recover
+        has tried every candidate and none matched; 130 when interrupted (Ctrl-C or SIGINT). \
+        Errors are one line on standard error and never contain a secret.
+        """)
+  }
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `freedom-keys mnemonic`: create a new mnemonic or check one typed from paper.
 struct MnemonicCommand: ParsableCommand {
   static var configuration: CommandConfiguration {

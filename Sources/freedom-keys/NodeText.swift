@@ -1,3 +1,4 @@
+import CommandLineKit
 import FreedomNodes
 import NodeFiles
 import VaultKeys

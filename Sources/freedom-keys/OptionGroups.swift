@@ -1,3 +1,4 @@
+import CommandLineKit
 import FreedomNodes
 
 /// The options several commands share, each declared once: one name per concept (a node's

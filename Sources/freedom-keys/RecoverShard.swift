@@ -1,3 +1,4 @@
+import CommandLineKit
 import PhraseRecovery
 
 /// Which part of the search this run takes: `--shard K/N`, or K and N from the batch system's

@@ -1,3 +1,4 @@
+import CommandLineKit
 import CryptoPrimitives
 import PhraseRecovery
 import VaultKeys

@@ -1,3 +1,4 @@
+import CommandLineKit
 import PhraseRecovery
 
 extension RecoveryError: CLIWordedError {

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Glibc
 
 // A crash must never write the process memory (seeds, keys) to a core file or to stderr.
@@ -6,17 +7,22 @@ CrashHandler.install()
 /// Parses the command line, runs the command and maps the outcome to an exit status.
 /// A function, so every secret the command held is released (and wiped) before `exit`.
 func main(_ arguments: [String]) -> Int32 {
+  let tool = FreedomKeys.tool
   do {
-    switch try ArgumentParser.parse(arguments, root: FreedomKeys.self) {
-    case .help(let command, let commandPath):
-      Output.standardOutput(
-        HelpText.render(
-          command, commandPath: commandPath,
-          isRoot: ObjectIdentifier(command) == ObjectIdentifier(FreedomKeys.self)))
+    switch try ArgumentParser.parse(arguments, of: tool) {
+    case .help(let node):
+      Output.standardOutput(HelpText.render(node))
     case .version:
-      Output.standardOutput("freedom-keys \(FreedomKeys.version)\n")
+      Output.standardOutput("\(tool.name) \(tool.version)\n")
     case .run(let command):
       try command.run()
+    case .missingSubcommand(let node, let error):
+      Output.standardError(HelpText.render(node) + "\n")
+      throw error
+    case .manualPages(let directory):
+      try ManualPageFiles.write(ManualPages.pages(of: tool), into: directory)
+    case .completionScript(let shell):
+      Output.standardOutput(CompletionScript.script(for: shell, of: tool))
     }
     return 0
   } catch let error as CLIError {

@@ -1,19 +1,33 @@
-/// `freedom-keys --generate-completion-script bash|zsh|fish`: a completion script made from the
+/// `tool --generate-completion-script bash|zsh|fish`: a completion script made from the
 /// command tree, so every command and option declared appears in it (swift-argument-parser's
 /// spelling of the option).
-struct CompletionScript: Runnable {
-  static let option = Option.value(
+public struct CompletionScript {
+  public static let option = Option.value(
     "generate-completion-script", "shell", help: "Print a completion script for <shell>.",
     choices: Shell.allCases.map(\.rawValue))
 
-  enum Shell: String, CaseIterable {
+  public enum Shell: String, CaseIterable, Sendable {
     case bash, zsh, fish
   }
 
-  let shell: Shell
+  /// The tool the script completes.
+  let tool: CommandLineTool
+  /// The tool's name as the shell calls it (`freedom-keys`).
+  private var command: String { tool.name }
+  /// The shell function's name (`_freedom_keys`): the tool's name with `_` for every
+  /// character a function name cannot hold.
+  private var function: String {
+    "_" + String(command.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+  }
 
-  func run() {
-    Output.standardOutput(Self.script(for: shell))
+  /// The completion script of `tool` for `shell`.
+  public static func script(for shell: Shell, of tool: CommandLineTool) -> String {
+    let script = CompletionScript(tool: tool)
+    return switch shell {
+    case .bash: script.bash()
+    case .zsh: script.zsh()
+    case .fish: script.fish()
+    }
   }
 
   /// What completion offers after some command words: the subcommands, and the options.
@@ -25,8 +39,8 @@ struct CompletionScript: Runnable {
   }
 
   /// One state per command, and for `help` one per command it can name.
-  static var states: [State] {
-    let tree = CommandNode.root.tree.filter { !$0.isHelp }
+  var states: [State] {
+    let tree = tool.rootNode.tree.filter { !$0.isHelp }
     var states = tree.map { node in
       State(
         commandPath: node.commandPath,
@@ -34,26 +48,21 @@ struct CompletionScript: Runnable {
         options: node.listedOptions)
     }
     // `help export bee`: after `help` the words follow the tree, and nothing else is taken.
-    let help = CommandNode.root.children.first(where: \.isHelp)
-    for node in tree where help != nil {
-      let words = help!.words + node.words
-      states.append(
-        State(
-          commandPath: CommandNode(command: HelpCommand.self, words: words).commandPath,
-          subcommands: node.children.filter { !$0.isHelp }.map {
-            ($0.configuration.name, $0.configuration.abstract)
-          },
-          options: node.isRoot ? [HelpText.helpOption] : []))
+    if let help = tool.rootNode.children.first(where: \.isHelp) {
+      for node in tree {
+        states.append(
+          State(
+            commandPath: CommandNode(
+              tool: tool, command: help.command, words: help.words + node.words
+            )
+            .commandPath,
+            subcommands: node.children.filter { !$0.isHelp }.map {
+              ($0.configuration.name, $0.configuration.abstract)
+            },
+            options: node.isRoot ? [HelpText.helpOption] : []))
+      }
     }
     return states
-  }
-
-  static func script(for shell: Shell) -> String {
-    switch shell {
-    case .bash: bash()
-    case .zsh: zsh()
-    case .fish: fish()
-    }
   }
 
   /// The names an option is written with: `--help` also as `-h`.
@@ -62,23 +71,25 @@ struct CompletionScript: Runnable {
   }
 
   /// The states' command paths after which `word` is a subcommand, as `'a b'|'a c'` patterns.
-  private static var descentPatterns: [String] {
-    states.flatMap { state in state.subcommands.map { quote(state.commandPath + " " + $0.name) } }
+  private var descentPatterns: [String] {
+    states.flatMap { state in
+      state.subcommands.map { Self.quote(state.commandPath + " " + $0.name) }
+    }
   }
 
   /// The same patterns quoted for fish.
-  private static var fishDescentPatterns: [String] {
+  private var fishDescentPatterns: [String] {
     states.flatMap { state in
-      state.subcommands.map { fishQuote(state.commandPath + " " + $0.name) }
+      state.subcommands.map { Self.fishQuote(state.commandPath + " " + $0.name) }
     }
   }
 
   /// Option values to complete, grouped by kind: for each kind, the `command --option` pairs.
-  private static func valueCases() -> [(ValueCompletion, [String])] {
+  private func valueCases() -> [(ValueCompletion, [String])] {
     var cases: [(ValueCompletion, [String])] = []
     for state in states {
       for option in state.options where option.valueName != nil {
-        let key = quote(state.commandPath + " --" + option.name)
+        let key = Self.quote(state.commandPath + " --" + option.name)
         if let index = cases.firstIndex(where: { $0.0 == option.completion }) {
           cases[index].1.append(key)
         } else {
@@ -105,14 +116,14 @@ struct CompletionScript: Runnable {
     return quoted + "'"
   }
 
-  private static let header = "generated by `freedom-keys --generate-completion-script"
+  private var header: String { "generated by `\(command) --generate-completion-script" }
 
-  static func bash() -> String {
+  func bash() -> String {
     var script = """
-      # bash completion for freedom-keys (\(header) bash`).
-      _freedom_keys() {
+      # bash completion for \(command) (\(header) bash`).
+      \(function)() {
           local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-          local command=freedom-keys i
+          local command=\(command) i
           for ((i = 1; i < COMP_CWORD; i++)); do
               case "$command ${COMP_WORDS[i]}" in
                   \(descentPatterns.joined(separator: "|"))) command="$command ${COMP_WORDS[i]}" ;;
@@ -124,11 +135,11 @@ struct CompletionScript: Runnable {
 
       """
     for state in states {
-      script += "        \(quote(state.commandPath)))\n"
+      script += "        \(Self.quote(state.commandPath)))\n"
       script +=
-        "            subcommands=\(quote(state.subcommands.map(\.name).joined(separator: " ")))\n"
+        "            subcommands=\(Self.quote(state.subcommands.map(\.name).joined(separator: " ")))\n"
       script +=
-        "            options=\(quote(state.options.flatMap(spellings).joined(separator: " ")))\n"
+        "            options=\(Self.quote(state.options.flatMap(Self.spellings).joined(separator: " ")))\n"
       script += "            ;;\n"
     }
     script += """
@@ -147,7 +158,7 @@ struct CompletionScript: Runnable {
         script += "            mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")\n"
       case .choices(let words):
         script +=
-          "            mapfile -t COMPREPLY < <(compgen -W \(quote(words.joined(separator: " "))) -- \"$cur\")\n"
+          "            mapfile -t COMPREPLY < <(compgen -W \(Self.quote(words.joined(separator: " "))) -- \"$cur\")\n"
       case .none:
         script += "            COMPREPLY=()\n"
       }
@@ -161,18 +172,18 @@ struct CompletionScript: Runnable {
               mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
           fi
       }
-      complete -F _freedom_keys freedom-keys
+      complete -F \(function) \(command)
 
       """
     return script
   }
 
-  static func zsh() -> String {
+  func zsh() -> String {
     var script = """
-      #compdef freedom-keys
-      # zsh completion for freedom-keys (\(header) zsh`).
-      _freedom_keys() {
-          local command=freedom-keys i
+      #compdef \(command)
+      # zsh completion for \(command) (\(header) zsh`).
+      \(function)() {
+          local command=\(command) i
           for (( i = 2; i < CURRENT; i++ )); do
               case "$command ${words[i]}" in
                   (\(descentPatterns.joined(separator: "|"))) command="$command ${words[i]}" ;;
@@ -184,10 +195,10 @@ struct CompletionScript: Runnable {
 
       """
     for state in states {
-      script += "        (\(quote(state.commandPath)))\n"
-      let subcommands = state.subcommands.map { quote($0.name + ":" + $0.abstract) }
+      script += "        (\(Self.quote(state.commandPath)))\n"
+      let subcommands = state.subcommands.map { Self.quote($0.name + ":" + $0.abstract) }
       let options = state.options.flatMap { option in
-        spellings(option).map { quote($0 + ":" + option.help) }
+        Self.spellings(option).map { Self.quote($0 + ":" + option.help) }
       }
       script += "            subcommands=(\(subcommands.joined(separator: " ")))\n"
       script += "            options=(\(options.joined(separator: " ")))\n"
@@ -204,7 +215,7 @@ struct CompletionScript: Runnable {
       case .file: script += "            _files\n"
       case .directory: script += "            _files -/\n"
       case .choices(let words):
-        script += "            compadd -- \(words.map(quote).joined(separator: " "))\n"
+        script += "            compadd -- \(words.map(Self.quote).joined(separator: " "))\n"
       case .none: script += "            _message 'a value'\n"
       }
       script += "            return\n            ;;\n"
@@ -218,22 +229,22 @@ struct CompletionScript: Runnable {
           fi
       }
       if [[ "${zsh_eval_context[-1]}" == loadautofunc ]]; then
-          _freedom_keys "$@"
+          \(function) "$@"
       else
-          compdef _freedom_keys freedom-keys
+          compdef \(function) \(command)
       fi
 
       """
     return script
   }
 
-  static func fish() -> String {
+  func fish() -> String {
     var script = """
-      # fish completion for freedom-keys (\(header) fish`).
-      function __freedom_keys_command
+      # fish completion for \(command) (\(header) fish`).
+      function _\(function)_command
           set -l words (commandline -opc)
           set -e words[1]
-          set -l command freedom-keys
+          set -l command \(command)
           for word in $words
               switch "$command $word"
                   case \(fishDescentPatterns.joined(separator: " "))
@@ -244,32 +255,32 @@ struct CompletionScript: Runnable {
           end
           echo $command
       end
-      function __freedom_keys_at
-          test (__freedom_keys_command) = "$argv[1]"
+      function _\(function)_at
+          test (_\(function)_command) = "$argv[1]"
       end
-      complete -c freedom-keys -f
+      complete -c \(command) -f
 
       """
     for state in states {
-      let condition = fishQuote("__freedom_keys_at \"\(state.commandPath)\"")
+      let condition = Self.fishQuote("_\(function)_at \"\(state.commandPath)\"")
       for subcommand in state.subcommands {
         script +=
-          "complete -c freedom-keys -n \(condition) -a \(fishQuote(subcommand.name)) "
-          + "-d \(fishQuote(subcommand.abstract))\n"
+          "complete -c \(command) -n \(condition) -a \(Self.fishQuote(subcommand.name)) "
+          + "-d \(Self.fishQuote(subcommand.abstract))\n"
       }
       for option in state.options {
-        var line = "complete -c freedom-keys -n \(condition)"
+        var line = "complete -c \(command) -n \(condition)"
         if option == HelpText.helpOption { line += " -s h" }
         line += " -l \(option.name)"
         if option.valueName != nil {
           switch option.completion {
           case .file: line += " -r -F"
           case .directory: line += " -x -a '(__fish_complete_directories)'"
-          case .choices(let words): line += " -x -a \(fishQuote(words.joined(separator: " ")))"
+          case .choices(let words): line += " -x -a \(Self.fishQuote(words.joined(separator: " ")))"
           case .none: line += " -x"
           }
         }
-        script += line + " -d \(fishQuote(option.help))\n"
+        script += line + " -d \(Self.fishQuote(option.help))\n"
       }
     }
     return script

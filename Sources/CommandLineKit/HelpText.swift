@@ -1,19 +1,10 @@
 /// The `--help` text of a command, in swift-argument-parser's layout.
-enum HelpText {
-  static let helpOption = Option.flag("help", help: "Show help information.")
-  static let versionOption = Option.flag("version", help: "Show the version.")
+public enum HelpText {
+  public static let helpOption = Option.flag("help", help: "Show help information.")
+  public static let versionOption = Option.flag("version", help: "Show the version.")
 
-  /// The help of the command that `commandPath` (`freedom-keys export bee`) names.
-  static func render(_ command: any ParsableCommand.Type, commandPath: String, isRoot: Bool)
-    -> String
-  {
-    render(
-      CommandNode(
-        command: command,
-        words: isRoot ? [] : commandPath.split(separator: " ").dropFirst().map(String.init)))
-  }
-
-  static func render(_ node: CommandNode) -> String {
+  /// The help text of `node`'s command.
+  public static func render(_ node: CommandNode) -> String {
     let configuration = node.configuration
     let rows = node.listedOptions.map { option in
       (option == helpOption ? "-h, --help" : option.synopsis, option.help)

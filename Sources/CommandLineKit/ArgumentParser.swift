@@ -1,22 +1,20 @@
-import VaultKeys
-
 /// The options given to one command, after the command line was checked against its configuration.
-struct ParsedArguments {
+public struct ParsedArguments {
   /// `freedom-keys derive`, for messages and help hints.
-  let commandPath: String
+  public let commandPath: String
   fileprivate var values: [String: String] = [:]
   fileprivate var flags: Set<String> = []
   /// The name each option was given by (its own or an alias).
   fileprivate var spellings: [String: String] = [:]
 
   /// Whether the flag was given.
-  func flag(_ option: Option) -> Bool { flags.contains(option.name) }
+  public func flag(_ option: Option) -> Bool { flags.contains(option.name) }
 
   /// The option's value, or nil when it was not given.
-  func value(_ option: Option) -> String? { values[option.name] }
+  public func value(_ option: Option) -> String? { values[option.name] }
 
   /// The option's value, which must be given and not be empty: "missing --data-dir <dir>".
-  func required(_ option: Option) throws(CLIError) -> String {
+  public func required(_ option: Option) throws(CLIError) -> String {
     guard let text = value(option), !text.isEmpty else {
       throw usage("missing \(option.synopsis)")
     }
@@ -24,7 +22,7 @@ struct ParsedArguments {
   }
 
   /// The option's value, or nil when it was not given; given empty, a usage error.
-  func nonEmpty(_ option: Option) throws(CLIError) -> String? {
+  public func nonEmpty(_ option: Option) throws(CLIError) -> String? {
     guard let text = value(option) else { return nil }
     guard !text.isEmpty else { throw usage("\(option.synopsis) is empty") }
     return text
@@ -32,7 +30,7 @@ struct ParsedArguments {
 
   /// The typed option's value, or nil when it was not given; one it cannot read is a usage
   /// error saying what it must be.
-  func value<Value>(_ typed: TypedOption<Value>) throws(CLIError) -> Value? {
+  public func value<Value>(_ typed: TypedOption<Value>) throws(CLIError) -> Value? {
     guard let text = value(typed.option) else { return nil }
     guard let value = typed.parse(text) else {
       throw usage("\(typed.option.synopsis) \(typed.requirement)")
@@ -41,13 +39,13 @@ struct ParsedArguments {
   }
 
   /// The typed option's value, which must be given.
-  func required<Value>(_ typed: TypedOption<Value>) throws(CLIError) -> Value {
+  public func required<Value>(_ typed: TypedOption<Value>) throws(CLIError) -> Value {
     guard let value = try value(typed) else { throw usage("missing \(typed.option.synopsis)") }
     return value
   }
 
   /// The option's value as a whole number in `range`, or nil when it was not given.
-  func integer<T: FixedWidthInteger & Sendable>(_ option: Option, in range: ClosedRange<T>)
+  public func integer<T: FixedWidthInteger & Sendable>(_ option: Option, in range: ClosedRange<T>)
     throws(CLIError) -> T?
   {
     try value(
@@ -55,57 +53,65 @@ struct ParsedArguments {
   }
 
   /// A usage error that points at this command's help.
-  func usage(_ message: String) -> CLIError { .usage(message, commandPath: commandPath) }
+  public func usage(_ message: String) -> CLIError { .usage(message, commandPath: commandPath) }
 }
 
 /// What a command line asks for.
-enum Invocation {
+public enum Invocation {
   /// Print this command's help.
-  case help(any ParsableCommand.Type, commandPath: String)
+  case help(CommandNode)
   /// Print the version.
   case version
-  /// Run this command (or one of the tool's own actions).
-  case run(any Runnable)
+  /// Run this command.
+  case run(any ParsableCommand)
+  /// A group given no subcommand: print its help to standard error, then this usage error.
+  case missingSubcommand(CommandNode, CLIError)
+  /// Write the man pages (`ManualPages.pages(of:)`) into this directory.
+  case manualPages(directory: String)
+  /// Print the completion script for this shell (`CompletionScript.script(for:of:)`).
+  case completionScript(CompletionScript.Shell)
 }
 
 /// Turns `CommandLine.arguments` into an `Invocation`: subcommand words first, then options
 /// (`--name value`, `--name=value`, flags), `-h`/`--help` anywhere, `--` ends the options.
-enum ArgumentParser {
+public enum ArgumentParser {
   static let helpNames: Set<String> = ["-h", "--help"]
 
-  static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(CLIError)
+  /// What `arguments` (the command line without the tool's own name) ask `tool` to do.
+  public static func parse(_ arguments: [String], of tool: CommandLineTool) throws(CLIError)
     -> Invocation
   {
     var rest = arguments[...]
-    let node = try resolve(&rest, from: CommandNode(command: root, words: []))
+    let node = try resolve(&rest, from: tool.rootNode)
     let command = node.command
     let commandPath = node.commandPath
     let options = rest.prefix(while: { $0 != "--" })
     if options.contains(where: helpNames.contains) {
-      return .help(command, commandPath: commandPath)
+      return .help(node)
     }
     if node.isHelp {
       // `help export bee`: the words name the command whose help is shown.
       var words = rest
-      let target = try resolve(&words, from: CommandNode(command: root, words: []))
+      let target = try resolve(&words, from: tool.rootNode)
       if let extra = words.first {
         throw extra.hasPrefix("-")
           ? ParsedArguments(commandPath: commandPath).usage("unknown option '\(optionName(extra))'")
-          : unexpected([extra], command: root, parsed: ParsedArguments(commandPath: commandPath))
+          : unexpected(
+            [extra], command: tool.rootNode, parsed: ParsedArguments(commandPath: commandPath))
       }
-      return .help(target.command, commandPath: target.commandPath)
+      return .help(target)
     }
     if node.isRoot, let first = options.first {
       if first == "--version" { return .version }
       if let action = try toolAction(first, rest.dropFirst(), commandPath: commandPath) {
-        return .run(action)
+        return action
       }
     }
 
-    let parsed = try parseOptions(rest, of: command, commandPath: commandPath)
+    let parsed = try parseOptions(rest, of: node)
     if node.isGroup, !node.configuration.runsWithoutSubcommand {
       // A group given no subcommand is a usage error that lists what it offers.
-      return .run(MissingSubcommand(node: node))
+      return .missingSubcommand(node, parsed.usage("missing subcommand"))
     }
     return .run(try command.init(parsed))
   }
@@ -120,7 +126,7 @@ enum ArgumentParser {
     while let word = rest.first, !word.hasPrefix("-"), node.isGroup {
       guard let child = node.children.first(where: { $0.words.last == word }) else {
         throw unexpected(
-          Array(rest.prefix { !$0.hasPrefix("-") }), command: node.command,
+          Array(rest.prefix { !$0.hasPrefix("-") }), command: node,
           parsed: ParsedArguments(commandPath: node.commandPath))
       }
       node = child
@@ -138,7 +144,7 @@ enum ArgumentParser {
   /// itself; nil for any other option.
   private static func toolAction(
     _ first: String, _ following: ArraySlice<String>, commandPath: String
-  ) throws(CLIError) -> (any Runnable)? {
+  ) throws(CLIError) -> Invocation? {
     let parsed = ParsedArguments(commandPath: commandPath)
     let name = optionName(first)
     guard name == "--" + ManualPages.option.name || name == "--" + CompletionScript.option.name
@@ -160,17 +166,18 @@ enum ArgumentParser {
         : parsed.usage("unexpected argument '\(extra)'")
     }
     guard !value.isEmpty else { throw parsed.usage("missing value for \(option.synopsis)") }
-    if option == ManualPages.option { return ManualPages(directory: value) }
+    if option == ManualPages.option { return .manualPages(directory: value) }
     guard let shell = CompletionScript.Shell(rawValue: value) else {
       throw parsed.usage("\(option.synopsis) must be bash, zsh or fish")
     }
-    return CompletionScript(shell: shell)
+    return .completionScript(shell)
   }
 
-  private static func parseOptions(
-    _ arguments: ArraySlice<String>, of command: any ParsableCommand.Type, commandPath: String
-  ) throws(CLIError) -> ParsedArguments {
-    var parsed = ParsedArguments(commandPath: commandPath)
+  private static func parseOptions(_ arguments: ArraySlice<String>, of node: CommandNode)
+    throws(CLIError) -> ParsedArguments
+  {
+    let command = node.command
+    var parsed = ParsedArguments(commandPath: node.commandPath)
     var positionals: [String] = []
     var rest = arguments
     while let argument = rest.popFirst() {
@@ -191,7 +198,9 @@ enum ArgumentParser {
       guard let option = command.configuration.options.first(where: { $0.isNamed(name) }) else {
         // Only the name: whatever follows '=' could be a secret typed in the wrong place.
         throw parsed.usage(
-          "unknown option '--\(name)'" + hint(forUnknown: name, command.configuration.options))
+          "unknown option '--\(name)'"
+            + hint(
+              forUnknown: name, command.configuration.options, secrets: node.tool.secretOptions))
       }
       if let earlier = parsed.spellings[option.name] {
         guard earlier != name else {
@@ -224,7 +233,7 @@ enum ArgumentParser {
       parsed.values[argument.name] = first
       positionals.removeFirst()
     }
-    if !positionals.isEmpty { throw unexpected(positionals, command: command, parsed: parsed) }
+    if !positionals.isEmpty { throw unexpected(positionals, command: node, parsed: parsed) }
     return parsed
   }
 
@@ -245,14 +254,11 @@ enum ArgumentParser {
         + "'~\(user)'")
   }
 
-  /// The secrets read from a `--<name>-file`, never from an option's value.
-  private static let secrets: Set<String> = [
-    "mnemonic", "passphrase", "password", "vault-password",
-  ]
-
   /// What to say after "unknown option '--name'": a secret's option (`--mnemonic`) points to
   /// the file option that reads it; a near miss (`--data-dri`) names the nearest option.
-  private static func hint(forUnknown name: String, _ options: [Option]) -> String {
+  private static func hint(forUnknown name: String, _ options: [Option], secrets: Set<String>)
+    -> String
+  {
     if secrets.contains(name), let file = options.first(where: { $0.isNamed(name + "-file") }) {
       return
         ": a secret is never taken on the command line (it would land in shell history and "
@@ -270,7 +276,7 @@ enum ArgumentParser {
     let letters = Array(typed.lowercased())
     let limit = letters.count <= 4 ? 1 : 2
     let ranked = names.map { name in
-      let distance = Wordlist.editDistance(letters, Array(name), limit: limit)
+      let distance = editDistance(letters, Array(name), limit: limit)
       let extends = letters.count >= 3 && name.hasPrefix(String(letters) + "-")
       return (name: name, distance: extends ? min(distance, 1) : distance)
     }
@@ -281,16 +287,19 @@ enum ArgumentParser {
 
   /// The error for arguments no option claimed. Never echoes them where they may be a mnemonic.
   private static func unexpected(
-    _ positionals: [String], command: any ParsableCommand.Type, parsed: ParsedArguments
+    _ positionals: [String], command node: CommandNode, parsed: ParsedArguments
   ) -> CLIError {
-    let subcommands = command.configuration.subcommands.map { $0.configuration.name }
+    let subcommands = node.configuration.subcommands.map { $0.configuration.name }
     // One word near a subcommand is a mistyped command (`recover colect`), never a mnemonic.
     let nearMiss =
       positionals.count == 1 ? didYouMean(positionals[0], among: subcommands) : ""
-    if command.readsMnemonic, nearMiss.isEmpty {
+    if let secret = node.tool.positionalSecret, node.tool.readsPositionalSecret(node.command),
+      nearMiss.isEmpty
+    {
       return parsed.usage(
-        "the mnemonic is never accepted on the command line (it would land in shell history and `ps`): "
-          + "put it in a file and pass --mnemonic-file PATH, or pipe it with --mnemonic-file -")
+        "the \(secret) is never accepted on the command line (it would land in shell history and "
+          + "`ps`): put it in a file and pass --\(secret)-file PATH, or pipe it with "
+          + "--\(secret)-file -")
     }
     if !subcommands.isEmpty {
       // One word is a mistyped command; several could be a mnemonic, so they are not repeated.
@@ -301,12 +310,23 @@ enum ArgumentParser {
   }
 }
 
-/// A group command given no subcommand: its help on stderr, then a usage error (exit 2).
-struct MissingSubcommand: Runnable {
-  let node: CommandNode
-
-  func run() throws {
-    Output.standardError(HelpText.render(node) + "\n")
-    throw CLIError.usage("missing subcommand", commandPath: node.commandPath)
+extension ArgumentParser {
+  /// The optimal-string-alignment distance of two option or command names (an exchange of
+  /// neighbours is one edit), or `limit + 1` when it is more than `limit`. Names are short, so
+  /// the whole table is filled.
+  static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in stride(from: 1, through: a.count, by: 1) {
+      for j in stride(from: 1, through: b.count, by: 1) {
+        let substitution = table[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, substitution)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+        }
+      }
+    }
+    return min(table[a.count][b.count], limit + 1)
   }
 }

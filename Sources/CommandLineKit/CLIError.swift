@@ -1,5 +1,5 @@
 /// The ways a command ends other than success, each with its exit status.
-enum CLIError: Error, CustomStringConvertible {
+public enum CLIError: Error, CustomStringConvertible {
   /// The command line itself is wrong (unknown option, missing value, …): exit 2, with a hint
   /// to `commandPath --help`.
   case usage(String, commandPath: String)
@@ -13,7 +13,7 @@ enum CLIError: Error, CustomStringConvertible {
   case interrupted(String)
 
   /// The process exit status for this error.
-  var exitStatus: Int32 {
+  public var exitStatus: Int32 {
     switch self {
     case .usage: 2
     case .failure: 1
@@ -23,7 +23,7 @@ enum CLIError: Error, CustomStringConvertible {
     }
   }
 
-  var description: String {
+  public var description: String {
     switch self {
     case .usage(let message, let commandPath): "\(message) (see '\(commandPath) --help')"
     case .failure(let message), .mismatch(let message), .notFound(let message),
@@ -31,10 +31,4 @@ enum CLIError: Error, CustomStringConvertible {
       message
     }
   }
-}
-
-/// A library error the CLI words itself (naming options, which a library never does): exit 1.
-protocol CLIWordedError: Error {
-  /// The one line the CLI prints for the error.
-  var cliDescription: String { get }
 }
