@@ -232,8 +232,7 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     _ state: State, _ inputs: ExportInputs, consent: ExportConsent, events: (NodeEvent) -> Void
   ) throws(NodeError) -> Plan {
     let (plan, conflicts) = try planCollectingConflicts(state, inputs, events: events)
-    if !conflicts.isEmpty, !consent.replacesOtherIdentities { throw .refused(conflicts) }
-    return plan
+    return try consent.approve(plan, conflicts: conflicts)
   }
 
   /// The plan, and every conflict it would need consent for (the caller decides).

@@ -275,13 +275,20 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
         reason: "it starts with a UTF-8 byte order mark, which bee would read as part of the "
           + "password; save the file without it")
     }
+    let password = trimmingLineFeeds(bytes)
+    guard password.count > 0 else { throw .invalidInput(.emptyPasswordFile(path)) }
+    return password
+  }
+
+  /// `bytes` without leading and trailing line feeds (Go's `bytes.Trim(b, "\n")`, as bee trims
+  /// a password file); a carriage return or a space stays part of the password.
+  public static func trimmingLineFeeds(_ bytes: SecureBytes) -> SecureBytes {
     let (start, end) = bytes.withUnsafeBytes { raw -> (Int, Int) in
       let lineFeed = UInt8(ascii: "\n")
       let start = raw.firstIndex(where: { $0 != lineFeed }) ?? raw.count
       let end = (raw.lastIndex(where: { $0 != lineFeed }) ?? -1) + 1
       return (start, max(start, end))
     }
-    guard end > start else { throw .invalidInput(.emptyPasswordFile(path)) }
     return bytes[start..<end]
   }
 }

@@ -387,12 +387,12 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       outside = radiclePlan.change
     }
     // One consent per kind of loss; a refusal names every conflict, covered or not.
-    if conflicts.contains(where: { !consent.covers($0) }) { throw .refused(conflicts) }
-    return Plan(
+    let plan = Plan(
       actions: actions,
       change: change.files.isEmpty && change.removing.isEmpty ? nil : change, antd: antdPlan,
       radicle: radiclePlan, radicleOutside: outside, vault: vaultKind, vaultMeta: metaKind,
       quickUnlockMovedAside: quickUnlockMovedAside)
+    return try consent.approve(plan, conflicts: conflicts)
   }
 
   /// The one transaction under userData (the engine creates its missing parent directories

@@ -114,6 +114,13 @@ public struct ExportConsent: Sendable, Equatable {
     }
   }
 
+  /// `plan`, when this consent covers every one of its `conflicts`; else all of them are
+  /// refused, so the user learns everything the export would replace at once.
+  func approve<Plan>(_ plan: Plan, conflicts: [NodeConflict]) throws(NodeError) -> Plan {
+    guard conflicts.allSatisfy(covers) else { throw .refused(conflicts) }
+    return plan
+  }
+
   /// Nothing of another identity is touched.
   public static let none = ExportConsent()
 }

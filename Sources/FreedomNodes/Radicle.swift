@@ -103,8 +103,7 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
     _ state: State, _ inputs: ExportInputs, consent: ExportConsent, events: (NodeEvent) -> Void
   ) throws(NodeError) -> Plan {
     let (plan, conflicts) = try planCollectingConflicts(state, inputs, events: events)
-    if !conflicts.isEmpty, !consent.replacesOtherIdentities { throw .refused(conflicts) }
-    return plan
+    return try consent.approve(plan, conflicts: conflicts)
   }
 
   func planCollectingConflicts(_ state: State, _ inputs: ExportInputs, events: (NodeEvent) -> Void)

@@ -1,14 +1,12 @@
 import CommandLineKit
 import CryptoPrimitives
+import FreedomNodes
 import Glibc
 
 /// The password of a Web3 keystore, read from a file exactly as bee reads `--password-file`:
 /// the whole content with every leading and trailing line feed removed (Go's
 /// `bytes.Trim(b, "\n")`); a carriage return or a space stays part of the password.
 enum KeystorePassword {
-  /// Random bytes in a generated password; written as twice as many hex digits.
-  static let generatedByteCount = 32
-
   /// The password in the file at `path`; "-" is standard input, or a prompt with echo off when
   /// standard input is a terminal (asked twice when it is a new password: `export`).
   static func read(_ path: String) throws -> SecureBytes {
@@ -29,7 +27,7 @@ enum KeystorePassword {
           + "password; save the file without it")
     }
     let content = try SecretInput.read(source)
-    let password = trimmingLineFeeds(content)
+    let password = Bee.trimmingLineFeeds(content)
     guard password.count > 0 else { throw CLIError.failure("\(source) is empty") }
     return password
   }
@@ -60,31 +58,6 @@ enum KeystorePassword {
       throw arguments.usage(
         "--password-file - needs --vault-password-file PATH: the vault password cannot be asked "
           + "for while standard input carries the password")
-    }
-  }
-
-  /// `bytes` without leading and trailing line feeds.
-  static func trimmingLineFeeds(_ bytes: SecureBytes) -> SecureBytes {
-    let (start, end) = bytes.withUnsafeBytes { raw -> (Int, Int) in
-      let lineFeed = UInt8(ascii: "\n")
-      let start = raw.firstIndex(where: { $0 != lineFeed }) ?? raw.count
-      let end = (raw.lastIndex(where: { $0 != lineFeed }) ?? -1) + 1
-      return (start, max(start, end))
-    }
-    return bytes[start..<end]
-  }
-
-  /// A new password: `generatedByteCount` random bytes as lowercase hex digits.
-  static func generate() -> SecureBytes {
-    let random = SecureRandom.secret(count: generatedByteCount)
-    let digits = Array("0123456789abcdef".utf8)
-    return SecureBytes(count: 2 * generatedByteCount) { out in
-      random.withUnsafeBytes { bytes in
-        for (index, byte) in bytes.enumerated() {
-          out[2 * index] = digits[Int(byte >> 4)]
-          out[2 * index + 1] = digits[Int(byte & 0x0f)]
-        }
-      }
     }
   }
 

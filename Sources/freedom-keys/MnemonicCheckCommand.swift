@@ -108,7 +108,7 @@ struct MnemonicCheckCommand: ParsableCommand {
     let language = input.language.map { " --language \($0.rawValue)" } ?? ""
     let options = (missing > 0 ? " --missing \(missing)" : "") + damage
     var command =
-      "freedom-keys recover --mnemonic-file \(Self.shellWord(file))\(language)\(options) "
+      "freedom-keys recover --mnemonic-file \(NodeText.shellQuoted(file))\(language)\(options) "
       + "--bee-dir DIR (or another target: --address, --peer-id, --kubo-repo, --radicle-home, "
       + "--ant-dir, --freedom-dir)"
     if !damaged.unplaceable.isEmpty {
@@ -118,7 +118,7 @@ struct MnemonicCheckCommand: ParsableCommand {
         ? "word \(positions[0])"
         : "words \(positions.dropLast().joined(separator: ", ")) and \(positions.last!)"
       command =
-        "write ? for \(which) in \(Self.shellWord(file)) (no word is within two letters of "
+        "write ? for \(which) in \(NodeText.shellQuoted(file)) (no word is within two letters of "
         + "\(positions.count == 1 ? "it" : "them")), then run \(command)"
     }
     return (message, command)
@@ -140,21 +140,6 @@ struct MnemonicCheckCommand: ParsableCommand {
       target - count == 1 || (target - count == 2 && (target == 12 || target == 24))
     else { return nil }
     return target - count
-  }
-
-  /// `path` as one shell word: quoted when it holds anything but safe characters.
-  private static func shellWord(_ path: String) -> String {
-    let safe = path.utf8.allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"):
-        true
-      default: "/._-+,:@%".utf8.contains(byte)
-      }
-    }
-    guard !safe else { return path }
-    let escaped = path.split(separator: "'", omittingEmptySubsequences: false)
-    return "'" + escaped.joined(separator: "'\\''") + "'"
   }
 
   /// What `check` found.

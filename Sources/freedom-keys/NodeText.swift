@@ -246,10 +246,10 @@ enum NodeText {
     return directories
   }
 
-  /// `text` quoted for a POSIX shell when it needs it.
+  /// `text` as one word for a POSIX shell: quoted when it holds anything but safe characters.
   static func shellQuoted(_ text: String) -> String {
     let plain = text.allSatisfy {
-      $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@".contains($0))
+      $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+,:@%".contains($0))
     }
     return plain
       ? text
