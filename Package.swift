@@ -18,8 +18,11 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // Intel's Multi-Buffer Crypto library: headers only, opened with dlopen when present.
     .systemLibrary(name: "CIPSecMB"),
+    // PBKDF2-HMAC-SHA512's iterations in SIMD lanes (AVX-512, AVX2): a header, nothing to link.
+    .systemLibrary(name: "CSHA512Lanes"),
     .target(
-      name: "CryptoPrimitives", dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB"]),
+      name: "CryptoPrimitives",
+      dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA512Lanes"]),
     .target(
       name: "VaultKeys",
       dependencies: ["CryptoPrimitives"],

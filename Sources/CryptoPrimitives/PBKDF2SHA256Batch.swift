@@ -12,13 +12,25 @@ public enum PBKDF2SHA256Batch {
 
   public typealias Engine = PBKDF2SHA512Batch.Engine
 
-  /// One 32-byte key per password, in order, each with its own salt, on the engine seeds use.
+  /// One 32-byte key per password, in order, each with its own salt, on the fastest engine.
   public static func deriveKeys(
     passwords: [SecureBytes], salts: [SecureBytes], iterations: Int
   ) -> [SecureBytes] {
-    deriveKeys(
-      passwords: passwords, salts: salts, iterations: iterations,
-      engine: PBKDF2SHA512Batch.engine)!
+    deriveKeys(passwords: passwords, salts: salts, iterations: iterations, engine: engine)!
+  }
+
+  /// Every engine that works here, slowest first: the single-stream code and libIPSec_MB's
+  /// managers (freedom-keys' own lanes compute SHA-512 only).
+  public static var availableEngines: [Engine] {
+    [.singleStream] + PBKDF2SHA512Batch.multiBufferEngines
+  }
+
+  /// The engine `deriveKeys(passwords:salts:iterations:)` uses: the one seeds use, with
+  /// libIPSec_MB's manager for the instruction set of freedom-keys' own lanes; else the fastest.
+  public static var engine: Engine {
+    let seeds = PBKDF2SHA512Batch.engine
+    let same = seeds.lanesArchitecture?.engine ?? seeds
+    return availableEngines.contains(same) ? same : availableEngines.last ?? .singleStream
   }
 
   /// The keys computed by `engine`, or nil when that engine is not available here.
@@ -27,7 +39,8 @@ public enum PBKDF2SHA256Batch {
   ) -> [SecureBytes]? {
     precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
     precondition(salts.count == passwords.count, "one salt per password")
-    guard let arch = engine.architecture else {
+    if engine.lanesArchitecture != nil { return nil }
+    guard let arch = engine.multiBufferArchitecture else {
       return singleStream(passwords, salts, iterations)
     }
     guard case .success(let library) = PBKDF2SHA512Batch.loaded,
@@ -39,7 +52,7 @@ public enum PBKDF2SHA256Batch {
 
   /// How many passwords to pass in one call so every lane is busy (16 lanes, twice over).
   public static var preferredBatchSize: Int {
-    PBKDF2SHA512Batch.engine == .singleStream ? 4 : 32
+    engine == .singleStream ? 4 : 32
   }
 
   private static func singleStream(

@@ -14,15 +14,17 @@ import Synchronization
 
 /// BIP-39 seeds of many candidate phrases at once: PBKDF2-HMAC-SHA512 (RFC 8018), 64-byte keys.
 ///
-/// Where Intel's Multi-Buffer Crypto library (libIPSec_MB, Debian `libipsec-mb-dev`, x86-64) can be
+/// The fastest engine is freedom-keys' own (`PBKDF2SHA512Lanes`): one candidate a 64-bit SIMD
+/// lane, 8 with AVX-512 and 4 with AVX2, every iteration in registers. Where Intel's Multi-Buffer Crypto library (libIPSec_MB, Debian `libipsec-mb-dev`, x86-64) can be
 /// loaded at run time, the candidates' HMACs run side by side in the SIMD lanes of its AVX-512 or
 /// AVX2 manager: every iteration is one `IMB_SUBMIT_HASH_BURST` of `IMB_AUTH_HMAC_SHA_512` jobs,
 /// each keyed by the candidate's precomputed inner and outer pad states. Elsewhere (arm64, other
 /// distributions, the package missing, a self-test failure) each seed comes from
 /// `PBKDF2.hmacSHA512`, with the same result. The library is never a link-time dependency.
 ///
-/// Set `FREEDOM_KEYS_MULTIBUFFER=off` in the environment to use the single-stream code only, or
-/// `FREEDOM_KEYS_MULTIBUFFER=avx2` to use the AVX2 manager where AVX-512 is available too.
+/// Set `FREEDOM_KEYS_MULTIBUFFER=off` in the environment to use the single-stream code only,
+/// `FREEDOM_KEYS_MULTIBUFFER=avx2` to use AVX2 where AVX-512 is available too, or
+/// `FREEDOM_KEYS_MULTIBUFFER=ipsec` (or `ipsec-avx2`) for libIPSec_MB's managers.
 public enum PBKDF2SHA512Batch {
   /// The byte length of each seed.
   public static let seedByteCount = 64
@@ -35,12 +37,18 @@ public enum PBKDF2SHA512Batch {
     case multiBufferAVX2
     /// libIPSec_MB's AVX-512 manager: 8 candidates a lane group.
     case multiBufferAVX512
+    /// freedom-keys' own kernel in AVX2's 4 lanes.
+    case lanesAVX2
+    /// freedom-keys' own kernel in AVX-512's 8 lanes.
+    case lanesAVX512
 
     public var description: String {
       switch self {
       case .singleStream: "single-stream"
       case .multiBufferAVX2: "multi-buffer AVX2"
       case .multiBufferAVX512: "multi-buffer AVX-512"
+      case .lanesAVX2: "SIMD lanes AVX2"
+      case .lanesAVX512: "SIMD lanes AVX-512"
       }
     }
   }
@@ -80,7 +88,11 @@ public enum PBKDF2SHA512Batch {
   ) -> [SecureBytes]? {
     precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
     precondition(salts.count == mnemonics.count, "one salt per phrase")
-    guard let arch = engine.architecture else {
+    if let arch = engine.lanesArchitecture {
+      guard PBKDF2SHA512Lanes.architectures.contains(arch) else { return nil }
+      return PBKDF2SHA512Lanes.derive(arch, mnemonics, salts, iterations)
+    }
+    guard let arch = engine.multiBufferArchitecture else {
       return singleStream(mnemonics, salts, iterations)
     }
     guard case .success(let library) = loaded, library.architectures.contains(arch) else {
@@ -96,19 +108,28 @@ public enum PBKDF2SHA512Batch {
 
   /// The engine `deriveBIP39Seeds(mnemonics:salt:iterations:)` uses on this machine.
   public static var engine: Engine {
-    if requestedByEnvironment == "off" { return .singleStream }
     let available = availableEngines
-    // FREEDOM_KEYS_MULTIBUFFER=avx2 picks the AVX2 manager where AVX-512 would be the default.
-    if requestedByEnvironment == "avx2", available.contains(.multiBufferAVX2) {
-      return .multiBufferAVX2
-    }
-    return available.last ?? .singleStream
+    // FREEDOM_KEYS_MULTIBUFFER picks another engine than the fastest, where it is available.
+    let requested: [Engine] =
+      switch requestedByEnvironment {
+      case "off": [.singleStream]
+      case "avx2": [.lanesAVX2, .multiBufferAVX2]
+      case "ipsec": [.multiBufferAVX512, .multiBufferAVX2]
+      case "ipsec-avx2": [.multiBufferAVX2]
+      default: []
+      }
+    return requested.first(where: available.contains) ?? available.last ?? .singleStream
   }
 
   /// Every engine that works here, slowest first; `.singleStream` always.
   public static var availableEngines: [Engine] {
-    guard case .success(let library) = loaded else { return [.singleStream] }
-    return [.singleStream] + library.architectures.map(\.engine)
+    [.singleStream] + multiBufferEngines + PBKDF2SHA512Lanes.architectures.map(\.lanesEngine)
+  }
+
+  /// libIPSec_MB's managers that work here, slowest first (SHA-256 has only these).
+  static var multiBufferEngines: [Engine] {
+    guard case .success(let library) = loaded else { return [] }
+    return library.architectures.map(\.engine)
   }
 
   /// Why no multi-buffer engine is available, or nil when one is.
@@ -159,17 +180,31 @@ public enum PBKDF2SHA512Batch {
     case avx2, avx512
 
     var engine: Engine { self == .avx2 ? .multiBufferAVX2 : .multiBufferAVX512 }
+    var lanesEngine: Engine { self == .avx2 ? .lanesAVX2 : .lanesAVX512 }
   }
 }
 
 extension PBKDF2SHA512Batch.Engine {
-  var architecture: PBKDF2SHA512Batch.Architecture? {
+  /// The libIPSec_MB manager the engine runs on, if it is one.
+  var multiBufferArchitecture: PBKDF2SHA512Batch.Architecture? {
     switch self {
-    case .singleStream: nil
     case .multiBufferAVX2: .avx2
     case .multiBufferAVX512: .avx512
+    case .singleStream, .lanesAVX2, .lanesAVX512: nil
     }
   }
+
+  /// The instruction set of freedom-keys' own kernel the engine runs, if it is one.
+  var lanesArchitecture: PBKDF2SHA512Batch.Architecture? {
+    switch self {
+    case .lanesAVX2: .avx2
+    case .lanesAVX512: .avx512
+    case .singleStream, .multiBufferAVX2, .multiBufferAVX512: nil
+    }
+  }
+
+  /// Whether libIPSec_MB computes it.
+  public var usesMultiBufferLibrary: Bool { multiBufferArchitecture != nil }
 }
 
 /// A SHA-2 whose HMAC libIPSec_MB computes in its lanes, keyed by precomputed pad states.

@@ -114,7 +114,7 @@ final class RecoverReport {
 
   /// The first line of a search: the seed engine and, per candidate, the point
   /// multiplications the targets cost against the fewest they need.
-  /// "engine: multi-buffer AVX-512 (libIPSec_MB 1.3.0); per candidate 20 secp256k1 public keys
+  /// "engine: SIMD lanes AVX-512; per candidate 20 secp256k1 public keys
   /// (the fewest these targets need: 20), 24 HMAC-SHA512, 0 Ed25519 keys".
   static func engineLine(work: TargetMatcher.Stats, fewest: TargetMatcher.Stats) -> String {
     let engine = PBKDF2SHA512Batch.engine
@@ -122,7 +122,9 @@ final class RecoverReport {
     if engine == .singleStream {
       line +=
         " (\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "FREEDOM_KEYS_MULTIBUFFER=off"))"
-    } else if let version = PBKDF2SHA512Batch.multiBufferLibraryVersion {
+    } else if engine.usesMultiBufferLibrary,
+      let version = PBKDF2SHA512Batch.multiBufferLibraryVersion
+    {
       line += " (libIPSec_MB \(version))"
     }
     let seeds = max(1, work.seeds)

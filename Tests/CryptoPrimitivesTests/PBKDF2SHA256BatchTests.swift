@@ -50,5 +50,5 @@ import Testing
 }
 
 extension PBKDF2SHA256Batch.Engine {
-  static var allAvailable: [Self] { PBKDF2SHA512Batch.availableEngines }
+  static var allAvailable: [Self] { PBKDF2SHA256Batch.availableEngines }
 }

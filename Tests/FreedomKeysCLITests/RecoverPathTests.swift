@@ -111,14 +111,20 @@ struct RecoverPathTests {
     let line = fastest.stderr.split(separator: "\n").first.map(String.init) ?? ""
     #expect(
       [
+        "engine: SIMD lanes AVX-512;", "engine: SIMD lanes AVX2;",
         "engine: multi-buffer AVX-512 (libIPSec_MB ", "engine: multi-buffer AVX2 (libIPSec_MB ",
         "engine: single-stream (",
       ].contains { line.hasPrefix($0) }, "\(line)")
-    if line.hasPrefix("engine: multi-buffer AVX-512") {
+    if line.hasPrefix("engine: SIMD lanes AVX-512") {
       let avx2 = try recover(
         ["--address", swarm], environment: ["FREEDOM_KEYS_MULTIBUFFER": "avx2"])
-      #expect(avx2.stderr.hasPrefix("engine: multi-buffer AVX2 (libIPSec_MB "), "\(avx2.stderr)")
+      #expect(avx2.stderr.hasPrefix("engine: SIMD lanes AVX2;"), "\(avx2.stderr)")
       #expect(avx2.status == 0)
+      let ipsec = try recover(
+        ["--address", swarm], environment: ["FREEDOM_KEYS_MULTIBUFFER": "ipsec-avx2"])
+      #expect(
+        ipsec.stderr.hasPrefix("engine: multi-buffer AVX2 (libIPSec_MB "), "\(ipsec.stderr)")
+      #expect(ipsec.status == 0)
     }
   }
 }
