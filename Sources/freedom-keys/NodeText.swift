@@ -116,6 +116,14 @@ enum NodeText {
     case .ambiguousProfile(let appRoot, let ids):
       return DesktopText.ambiguousProfile(appRoot: appRoot, ids: ids)
     case .noProfileRegistry(let appRoot): return DesktopText.noProfileRegistry(appRoot)
+    case .nothingToUndo(let directory):
+      return .failure(
+        "\(directory) holds no backup in \(NodeLayout.replacedName) to put back: nothing to "
+          + "undo (an export with --force keeps what it replaces there)")
+    case .notANodeDirectory(let directory):
+      return .failure(
+        "\(directory) holds no node directory freedom-keys writes (bee, antd, Ant, kubo, "
+          + "Radicle or desktop Freedom): give the directory an export wrote to")
     }
   }
 

@@ -1,0 +1,177 @@
+import CryptoPrimitives
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import NodeFiles
+
+/// A node that was A and is now B, A kept in `.freedom-keys.replaced/a`.
+private func nodeChangedToB(_ root: TemporaryDirectory) throws -> String {
+  let dir = try nodeOfA(root)
+  let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+  try node.apply(changeToB(backup: RestoreTests.keptA))
+  node.close()
+  try #require(identity(dir) == "B")
+  return dir
+}
+
+/// Whether the backup `name` of `dir` holds the whole identity A (as `changeToB` kept it).
+private func holdsA(_ dir: String, _ name: String) -> Bool {
+  let backup = dir + "/" + name
+  return text(backup + "/keys/swarm.key") == "key of A"
+    && text(backup + "/keys/pss.key") == "pss of A"
+    && text(backup + "/config.yaml") == "password: A"
+    && text(backup + "/statestore/log") == "state of A"
+}
+
+/// Issue 26, item 8: undo puts back what a change kept aside, as one transaction that keeps
+/// what is in place aside in turn.
+@Suite("NodeFiles: putting a backup back")
+struct RestoreTests {
+  static let keptA = ".freedom-keys.replaced/a"
+  static let keptB = ".freedom-keys.replaced/b"
+
+  @Test func aBackupGoesBackAndWhatWasInPlaceIsKeptInTurn() throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeChangedToB(root)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    let plan = try node.planRestore("a")
+    #expect(plan.backup == dir + "/" + Self.keptA)
+    #expect(plan.restored == ["keys", "config.yaml", "statestore"].map { dir + "/" + $0 })
+    #expect(plan.keptAside == ["keys", "config.yaml"].map { dir + "/" + $0 })
+    let result = try node.restore("a", keepingCurrentIn: Self.keptB)
+    node.close()
+    #expect(identity(dir) == "A")
+    #expect(text(dir + "/" + Self.keptB + "/keys/swarm.key") == "key of B")
+    #expect(text(dir + "/" + Self.keptB + "/config.yaml") == "password: B")
+    #expect(Set(result.keptAside.map(\.original)) == Set(plan.keptAside))
+    // Emptied: everything it held is in place again.
+    #expect(try root.contents("node/.freedom-keys.replaced") == ["b"])
+    #expect(!tree(dir).contains { $0.hasPrefix(".freedom-keys.") && !$0.contains("replaced") })
+
+    // And back again: an undo is undone the same way.
+    let again = try NodeDirectory.open(dir, layout: testNode, create: false)
+    try again.restore("b", keepingCurrentIn: Self.keptA)
+    again.close()
+    #expect(identity(dir) == "B")
+    #expect(holdsA(dir, Self.keptA))
+    #expect(try root.contents("node/.freedom-keys.replaced") == ["a"])
+  }
+
+  /// Killed at any point: the next open finishes the undo (A in place, B kept whole) or undoes
+  /// it (B in place, A still whole in its backup); nothing of either is lost.
+  @Test(arguments: [
+    "step 0", "step 1", "step 2", "commit", "clean-up", "backup 1", "backup 2",
+    "discarded aside",
+  ])
+  func aKillAnywhereLeavesOneWholeIdentityAndTheOtherKept(point: String) throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeChangedToB(root)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    node.killPoint = point
+    #expect(throws: NodeFileError.self) { try node.restore("a", keepingCurrentIn: Self.keptB) }
+    node.close()
+    let next = try NodeDirectory.open(dir, layout: testNode, create: false)
+    next.close()
+    if ["step 0", "step 1", "step 2"].contains(point) {
+      #expect(identity(dir) == "B", "killed at \(point)")
+      #expect(holdsA(dir, Self.keptA), "killed at \(point)")
+      #expect(try root.contents("node/.freedom-keys.replaced") == ["a"], "killed at \(point)")
+    } else {
+      #expect(identity(dir) == "A", "killed at \(point)")
+      #expect(text(dir + "/" + Self.keptB + "/keys/swarm.key") == "key of B", "killed at \(point)")
+      #expect(text(dir + "/" + Self.keptB + "/config.yaml") == "password: B", "killed at \(point)")
+      #expect(try root.contents("node/.freedom-keys.replaced") == ["b"], "killed at \(point)")
+    }
+    #expect(!tree(dir).contains { $0.hasPrefix(".freedom-keys.") && !$0.contains("replaced") })
+  }
+
+  /// A failure before the commit puts everything back as it was, the backup whole.
+  @Test func aFailureBeforeTheCommitChangesNothing() throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeChangedToB(root)
+    let before = tree(dir)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    node.faultInjection = { point throws(NodeFileError) in
+      if point == "commit" { throw NodeFileError(.io, "disk gone") }
+    }
+    #expect(throws: NodeFileError(.io, "disk gone")) {
+      try node.restore("a", keepingCurrentIn: Self.keptB)
+    }
+    node.close()
+    #expect(identity(dir) == "B")
+    #expect(holdsA(dir, Self.keptA))
+    #expect(tree(dir) == before.filter { $0 != ".freedom-keys.lock" })
+  }
+
+  /// What a backup may not hold: something the layout does not keep, a link, a file where
+  /// the identity directory belongs. Refused before anything is written.
+  @Test(arguments: ["stray", "link", "keysAsFile", "empty"])
+  func aBackupThatDoesNotMatchTheLayoutIsRefused(planted: String) throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeChangedToB(root)
+    let backup = dir + "/" + Self.keptA
+    switch planted {
+    case "stray": try put(backup + "/notes.txt", "mine")
+    case "link":
+      unlink(backup + "/config.yaml")
+      #expect(symlink(root.file("elsewhere"), backup + "/config.yaml") == 0)
+    case "keysAsFile":
+      try FileManager.default.removeItem(atPath: backup + "/keys")
+      try put(backup + "/keys", "not a directory")
+    default:
+      try FileManager.default.removeItem(atPath: backup)
+      try makeDirectory(backup)
+    }
+    let before = tree(dir)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    #expect(throws: NodeFileError.self) { try node.planRestore("a") }
+    do {
+      try node.restore("a", keepingCurrentIn: Self.keptB)
+      Issue.record("a backup holding \(planted) was put back")
+    } catch {
+      #expect(error.code == .unexpectedFile)
+      #expect(error.message.contains(dir + "/" + Self.keptA), "\(error.message)")
+      #expect(!error.message.contains("\n"))
+    }
+    node.close()
+    #expect(tree(dir) == before.filter { $0 != ".freedom-keys.lock" })
+    #expect(identity(dir) == "B")
+  }
+
+  /// A name that is not one backup below `.freedom-keys.replaced` is refused.
+  @Test func onlyABackupsNameIsTaken() throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeChangedToB(root)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    defer { node.close() }
+    for name in ["", "..", "a/keys", ".freedom-keys.new", "missing"] {
+      #expect(throws: NodeFileError.self, "\(name)") { try node.planRestore(name) }
+    }
+    #expect(identity(dir) == "B")
+  }
+
+  @Test func restoreRecordsRoundTrip() {
+    let record = IntentRecord(
+      steps: [
+        .init(kind: .aside, index: 0, path: "statestore"),
+        .init(kind: .restore, index: 1, path: "localstore", inode: 9),
+        .init(kind: .dir, index: 2, path: "keys", inode: 8, existed: true),
+      ], backup: ".freedom-keys.replaced/b", source: ".freedom-keys.replaced/a")
+    #expect(
+      record.text
+        == "freedom-keys intent 2\naside 0 statestore\nrestore 1 localstore 9\n"
+        + "dir 2 keys 8 old\nbackup .freedom-keys.replaced/b\nsource .freedom-keys.replaced/a\n"
+        + "end\n")
+    #expect(IntentRecord(text: record.text) == record)
+    for bad in [
+      "freedom-keys intent 2\nrestore 0 a 9\nend\n",
+      "freedom-keys intent 2\nrestore 0 a\nsource .freedom-keys.replaced/a\nend\n",
+      "freedom-keys intent 2\nsource ../a\nend\n",
+      "freedom-keys intent 1\nrestore 0 a 9\nsource .freedom-keys.replaced/a\nend\n",
+    ] {
+      #expect(IntentRecord(text: bad) == nil, "\(bad)")
+    }
+  }
+}
