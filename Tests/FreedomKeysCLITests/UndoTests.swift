@@ -90,6 +90,25 @@ struct UndoTests {
     #expect(!tree(dir).contains { $0.hasPrefix(".freedom-keys.") && !$0.contains("replaced") })
   }
 
+  /// A, then B and A again with --force, as fast as a script runs them (one second, so the
+  /// backups' times are equal and their labels sort the other way): undo takes the newest
+  /// backup, B's, not A's.
+  @Test func undoTakesTheNewestBackupWhateverTheirNames() throws {
+    let fixture = try ExportFixture()
+    let kind = Self.kinds[0]
+    let dir = try changedToB(fixture, kind)
+    let back = try fixture.run(kind.export + [dir, "--force"])
+    try #require(back.status == 0, "\(back.stderr)")
+    let replaced = dir + "/" + NodeLayoutNames.replaced
+    try #require(try FileManager.default.contentsOfDirectory(atPath: replaced).count == 2)
+    let undo = try CLI.run(["undo", dir])
+    #expect(undo.status == 0, "\(undo.stderr)")
+    #expect(try verifies(fixture, kind, dir, other: true), "B's backup is the newest")
+    let second = try CLI.run(["undo", dir])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(try verifies(fixture, kind, dir, other: false), "then the undo's own")
+  }
+
   /// A dry run, as text and as JSON, leaves every byte, mode and inode as it was, and says
   /// what it would put back.
   @Test func aDryRunWritesNothing() throws {

@@ -59,6 +59,27 @@ struct RestoreTests {
     #expect(try root.contents("node/.freedom-keys.replaced") == ["a"])
   }
 
+  /// State of the identity in place that the backup does not replace (B's node made a
+  /// statestore; A had none when it was replaced) goes aside with B's keys: it is B's, and
+  /// never stays beside A's key.
+  @Test func theCurrentIdentitysOwnStateGoesAsideToo() throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeOfA(root)
+    try FileManager.default.removeItem(atPath: dir + "/statestore")
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    try node.apply(changeToB(backup: Self.keptA))
+    try makeDirectory(dir + "/statestore")
+    try put(dir + "/statestore/log", "state of B")
+    let plan = try node.planRestore("a")
+    #expect(plan.restored == ["keys", "config.yaml"].map { dir + "/" + $0 })
+    #expect(plan.keptAside == ["keys", "config.yaml", "statestore"].map { dir + "/" + $0 })
+    try node.restore("a", keepingCurrentIn: Self.keptB)
+    node.close()
+    #expect(text(dir + "/keys/swarm.key") == "key of A")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/statestore"))
+    #expect(text(dir + "/" + Self.keptB + "/statestore/log") == "state of B")
+  }
+
   /// Killed at any point: the next open finishes the undo (A in place, B kept whole) or undoes
   /// it (B in place, A still whole in its backup); nothing of either is lost.
   @Test(arguments: [
@@ -84,6 +105,24 @@ struct RestoreTests {
       #expect(text(dir + "/" + Self.keptB + "/config.yaml") == "password: B", "killed at \(point)")
       #expect(try root.contents("node/.freedom-keys.replaced") == ["b"], "killed at \(point)")
     }
+    #expect(!tree(dir).contains { $0.hasPrefix(".freedom-keys.") && !$0.contains("replaced") })
+  }
+
+  /// A backup of state only (no key replaced): its last step renames out of the backup, and
+  /// a kill right after it (before the commit mark) is finished, judged by that entry alone.
+  @Test func aKillAfterTheLastRestoreIsFinished() throws {
+    let root = try TemporaryDirectory()
+    let dir = try nodeOfA(root)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    try node.apply(NodeChange(removing: ["statestore"], backup: Self.keptA))
+    try #require(!FileManager.default.fileExists(atPath: dir + "/statestore"))
+    node.killPoint = "commit"
+    #expect(throws: NodeFileError.self) { try node.restore("a", keepingCurrentIn: Self.keptB) }
+    node.close()
+    let next = try NodeDirectory.open(dir, layout: testNode, create: false)
+    next.close()
+    #expect(identity(dir) == "A")
+    #expect(try root.contents("node/.freedom-keys.replaced") == [])
     #expect(!tree(dir).contains { $0.hasPrefix(".freedom-keys.") && !$0.contains("replaced") })
   }
 
