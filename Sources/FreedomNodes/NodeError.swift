@@ -49,6 +49,9 @@ public enum NodeError: Error, Sendable {
   case nothingToUndo(directory: String)
   /// A directory holds no node freedom-keys writes (nor a desktop installation).
   case notANodeDirectory(String)
+  /// A folder on the way from an app root to a profile's userData or Radicle home it locates
+  /// (`Profiles/<id>`, `R/<slot>`) is a symbolic link.
+  case linkBelowAppRoot(path: String, appRoot: String)
 
   /// The kind of directory a command needed.
   public enum WantedDirectory: Sendable, Equatable {
@@ -181,6 +184,7 @@ extension NodeError: CustomStringConvertible {
       "\(appRoot) has several profiles of that name: \(ids.joined(separator: ", "))"
     case .nothingToUndo(let directory): "\(directory) holds no backup to put back"
     case .notANodeDirectory(let path): "\(path) holds no node directory freedom-keys writes"
+    case .linkBelowAppRoot(let path, let appRoot): "\(path) is a symbolic link below \(appRoot)"
     }
   }
 }
