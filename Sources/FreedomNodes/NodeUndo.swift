@@ -12,11 +12,13 @@ public struct UndoPlan: Sendable {
   public let directory: String
   /// What it is ("bee data directory").
   public let kind: String
-  /// What the engine would put back and keep aside.
-  public let restore: NodeRestorePlan
-  /// Where what is in place now would be kept (the full path; its time is the dry run's, the
-  /// undo names its own).
-  public let keptIn: String
+  /// What the engine would put back and keep aside: one plan for the directory, and one for
+  /// a desktop installation's Radicle home outside it (`<appRoot>/R/<slot>`) when it holds
+  /// the same change's backup.
+  public let restores: [NodeRestorePlan]
+  /// Where what is in place now would be kept, in each directory (the full paths; the time is
+  /// the dry run's, the undo names its own).
+  public let keptIn: [String]
   /// The changes earlier runs were interrupted in, which the undo would first finish or undo
   /// (the dry run leaves them as they are).
   public let interruptedChanges: [NodeDirectory.InterruptedChange]
@@ -28,8 +30,9 @@ public struct UndoOutcome: Sendable {
   public let directory: String
   /// What it is ("bee data directory").
   public let kind: String
-  /// The backup that was put back (the full path).
-  public let backup: String
+  /// The backups that were put back (full paths): the directory's, and that of a desktop
+  /// installation's Radicle home outside it when it held the same change's.
+  public let backups: [String]
   /// Full paths of what was put back.
   public let restored: [String]
   /// Where each entry that was in place went.
@@ -94,21 +97,25 @@ public enum NodeUndo {
     }
     NodeSession.report(directory, events)
     defer { directory.close() }
-    let backups = try NodeSession.engine { () throws(NodeFileError) in try directory.backups() }
-    guard let backup = latest(backups) else { throw .nothingToUndo(directory: path) }
-    let plan = try NodeSession.engine { () throws(NodeFileError) in
-      try directory.requirePermission(toApply: nil)
-      return try directory.planRestore(backup)
+    let (targets, backup, keeping) = try undone(node, directory)
+    var plans: [NodeRestorePlan] = []
+    for target in targets {
+      plans.append(
+        try NodeSession.engine { () throws(NodeFileError) in
+          try target.requirePermission(toApply: nil)
+          return try target.planRestore(backup)
+        })
     }
     try requireStopped(node)
     return UndoPlan(
-      directory: path, kind: node.layout.name, restore: plan,
-      keptIn: directory.full(NodeSession.backupName(label: undoLabel, existing: backups)),
-      interruptedChanges: directory.interruptedChanges)
+      directory: path, kind: node.layout.name, restores: plans,
+      keptIn: targets.map { $0.full(keeping) }, interruptedChanges: directory.interruptedChanges)
   }
 
   /// Puts back the newest backup of `path` (see the type), after an interrupted change there
-  /// was finished or undone.
+  /// was finished or undone. A desktop installation whose Radicle home lies outside it
+  /// (`<appRoot>/R/<slot>`) holds the same change's backup there too: it is put back as well,
+  /// under the locks already held, in a second transaction (as the export wrote it).
   public static func undo(_ path: String, events: (NodeEvent) -> Void = { _ in })
     throws(NodeError) -> UndoOutcome
   {
@@ -121,25 +128,56 @@ public enum NodeUndo {
     }
     NodeSession.report(directory, events)
     defer { directory.close() }
-    let backups = try NodeSession.engine { () throws(NodeFileError) in try directory.backups() }
-    guard let backup = latest(backups) else { throw .nothingToUndo(directory: path) }
+    let (targets, backup, keeping) = try undone(node, directory)
     try requireStopped(node)
     // kubo's own lock, held through the change as an export holds it.
     let kuboLock = try (node as? Kubo)?.repositoryLock()
-    let keeping = NodeSession.backupName(label: undoLabel, existing: backups)
-    let result: NodeChangeResult
-    do {
-      result = try directory.restore(backup, keepingCurrentIn: keeping)
-    } catch {
-      if error.code == .recovery || error.code == .unexpectedFile { throw .files(error) }
-      throw .changeFailed(error, directory: path)
+    var restored: [String] = []
+    var kept: [NodeChangeResult.KeptAside] = []
+    for target in targets {
+      let result: NodeChangeResult
+      do {
+        result = try target.restore(backup, keepingCurrentIn: keeping)
+      } catch {
+        if error.code == .recovery || error.code == .unexpectedFile { throw .files(error) }
+        throw .changeFailed(error, directory: target.path)
+      }
+      for warning in result.warnings { events(.engine(warning)) }
+      restored += result.written
+      kept += result.keptAside
     }
     withExtendedLifetime(kuboLock) {}
-    for warning in result.warnings { events(.engine(warning)) }
     return UndoOutcome(
       directory: path, kind: node.layout.name,
-      backup: directory.full(NodeLayout.replacedName + "/" + backup), restored: result.written,
-      keptAside: result.keptAside)
+      backups: targets.map { $0.full(NodeLayout.replacedName + "/" + backup) },
+      restored: restored, keptAside: kept)
+  }
+
+  /// The directories an undo of `directory` changes (it, and a desktop installation's Radicle
+  /// home outside it, each when it holds the backup), the newest backup's name among them, and
+  /// the name what is in place is kept under (`<time>Z-undo`, counted above every backup
+  /// there).
+  private static func undone(_ node: any FreedomNode, _ directory: NodeDirectory)
+    throws(NodeError) -> ([NodeDirectory], String, String)
+  {
+    var candidates = [directory]
+    if let installation = node as? DesktopInstallation, installation.radicleInside == nil,
+      let home = directory.nested(installation.radicleHome)
+    {
+      candidates.append(home)
+    }
+    var names: [[String]] = []
+    for candidate in candidates {
+      names.append(try NodeSession.engine { () throws(NodeFileError) in try candidate.backups() })
+    }
+    guard let backup = latest(names.flatMap { $0 }) else {
+      throw .nothingToUndo(directory: directory.path)
+    }
+    let targets = zip(candidates, names).filter { $0.1.contains(backup) }.map(\.0)
+    return (
+      targets, backup,
+      NodeSession.backupName(label: undoLabel, existing: names.flatMap { $0 })
+    )
   }
 
   /// The label of the backup an undo keeps what is in place in.

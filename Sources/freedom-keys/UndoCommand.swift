@@ -72,25 +72,28 @@ struct UndoCommand: ParsableCommand {
 
   private func render(_ plan: UndoPlan) -> String {
     var report = TextReport()
-    report.section("Dry run, nothing was written; the undo would put back \(plan.restore.backup):")
-    for path in plan.restore.restored { report.row("restore", path) }
-    for path in plan.restore.keptAside { report.row("keep aside", path) }
+    let backups = plan.restores.map(\.backup).joined(separator: " and ")
+    report.section("Dry run, nothing was written; the undo would put back \(backups):")
+    for restore in plan.restores {
+      for path in restore.restored { report.row("restore", path) }
+      for path in restore.keptAside { report.row("keep aside", path) }
+    }
     var text = report.rendered
     for change in plan.interruptedChanges {
       text +=
         "The undo would first \(change.finishes ? "finish" : "undo") an interrupted change "
         + "from \(change.record); the plan above is for the directory as it is now\n"
     }
-    if !plan.restore.keptAside.isEmpty {
-      text +=
-        "What is in place would be kept in \(plan.keptIn) (named by the time of the undo)\n"
+    for (restore, folder) in zip(plan.restores, plan.keptIn) where !restore.keptAside.isEmpty {
+      text += "What is in place would be kept in \(folder) (named by the time of the undo)\n"
     }
     return text
   }
 
   private func render(_ outcome: UndoOutcome) -> String {
     var report = TextReport()
-    report.section("Put back \(outcome.backup) in the \(outcome.kind) \(outcome.directory):")
+    let backups = outcome.backups.joined(separator: " and ")
+    report.section("Put back \(backups) in the \(outcome.kind) \(outcome.directory):")
     for path in outcome.restored { report.row("restored", path) }
     var text = report.rendered
     for (directory, names) in NodeText.backupDirectories(outcome.keptAside) {
@@ -105,10 +108,11 @@ struct UndoCommand: ParsableCommand {
     var object = header(changed: true)
     object.append("directory", .string(plan.directory))
     object.append("kind", .string(plan.kind))
-    object.append("backup", .string(plan.restore.backup))
-    object.append("restored", .array(plan.restore.restored.map { .string($0) }))
-    object.append("keptAside", .array(plan.restore.keptAside.map { .string($0) }))
-    if !plan.restore.keptAside.isEmpty { object.append("keptIn", .string(plan.keptIn)) }
+    object.append("backups", .array(plan.restores.map { .string($0.backup) }))
+    object.append("restored", .array(plan.restores.flatMap(\.restored).map { .string($0) }))
+    object.append("keptAside", .array(plan.restores.flatMap(\.keptAside).map { .string($0) }))
+    let keptIn = zip(plan.restores, plan.keptIn).filter { !$0.0.keptAside.isEmpty }.map(\.1)
+    if !keptIn.isEmpty { object.append("keptIn", .array(keptIn.map { .string($0) })) }
     if !plan.interruptedChanges.isEmpty {
       object.append(
         "interruptedChanges",
@@ -127,7 +131,7 @@ struct UndoCommand: ParsableCommand {
     var object = header(changed: true)
     object.append("directory", .string(outcome.directory))
     object.append("kind", .string(outcome.kind))
-    object.append("backup", .string(outcome.backup))
+    object.append("backups", .array(outcome.backups.map { .string($0) }))
     object.append("restored", .array(outcome.restored.map { .string($0) }))
     object.append(
       "keptAside",

@@ -82,7 +82,7 @@ struct UndoTests {
     let again = try CLI.run(["undo", dir, "--json"])
     #expect(again.status == 0, "\(again.stderr)")
     let object = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
-    #expect(object?["backup"] as? String == replaced + "/" + now[0])
+    #expect(object?["backups"] as? [String] == [replaced + "/" + now[0]])
     #expect(object?["changed"] as? Bool == true)
     #expect((object?["keptAside"] as? [Any])?.isEmpty == false)
     #expect(try verifies(fixture, kind, dir, other: true), "\(kind.name): B is back")
@@ -107,6 +107,38 @@ struct UndoTests {
     let second = try CLI.run(["undo", dir])
     #expect(second.status == 0, "\(second.stderr)")
     #expect(try verifies(fixture, kind, dir, other: false), "then the undo's own")
+  }
+
+  /// A catalog profile's Radicle home is `<appRoot>/R/<slot>`, outside its userData: the
+  /// export kept its old key there, and undo puts it back with the rest (the whole
+  /// installation verifies as A, then as B after a second undo).
+  @Test func anInstallationsRadicleHomeOutsideItIsUndoneWithIt() throws {
+    let fixture = try ExportFixture()
+    let root = fixture.path("Freedom")
+    try makeDirectory(root + "/Profiles/work")
+    _ = try fixture.file("Freedom/profile-registry.json", ProfilesTests.registry)
+    _ = try fixture.file("Freedom/profile.json", #"{"id": "default", "slot": 0}"#)
+    let export = ["export", "freedom", "--freedom-dir", root, "--profile", "work"]
+    let a = try fixture.run(export + ["--create"])
+    try #require(a.status == 0, "\(a.stderr)")
+    let b = try fixture.run(export + ["--force"], other: true)
+    try #require(b.status == 0, "\(b.stderr)")
+    let userData = root + "/Profiles/work"
+    let verify = ["verify", "--freedom-dir", root, "--profile", "work"]
+    try #require(try fixture.run(verify, other: true).status == 0)
+
+    let undo = try CLI.run(["undo", userData])
+    #expect(undo.status == 0, "\(undo.stderr)")
+    #expect(undo.stdout.contains(root + "/R/2/keys"), "\(undo.stdout)")
+    let afterUndo = try fixture.run(verify)
+    #expect(afterUndo.status == 0, "\(afterUndo.stdout)\(afterUndo.stderr)")
+    #expect(afterUndo.stdout.contains("match     \(Golden.radicleDID)"), "\(afterUndo.stdout)")
+    let again = try CLI.run(["undo", userData])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try fixture.run(verify, other: true).status == 0)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: root + "/R/2/" + NodeLayoutNames.replaced)
+        .count == 1)
   }
 
   /// A dry run, as text and as JSON, leaves every byte, mode and inode as it was, and says
