@@ -80,6 +80,34 @@ struct RestoreTests {
     #expect(text(dir + "/" + Self.keptB + "/statestore/log") == "state of B")
   }
 
+  /// State in a folder nothing goes back to stays (a desktop installation's
+  /// quick-unlock.dat beside a vault the change did not replace); state beside what goes back
+  /// goes aside.
+  @Test func stateBesideNothingPutBackStays() throws {
+    let layout = NodeLayout(
+      name: "installation", files: ["node/keys/key", "vault/vault.json"],
+      identityDirectory: nil, identityState: ["node/statestore", "vault/unlock.dat"])
+    let root = try TemporaryDirectory()
+    let dir = root.file("installation")
+    try makeDirectory(dir + "/node/keys")
+    try makeDirectory(dir + "/vault")
+    try put(dir + "/node/keys/key", "key of A")
+    try put(dir + "/vault/vault.json", "vault")
+    let node = try NodeDirectory.open(dir, layout: layout, create: false)
+    try node.apply(
+      NodeChange(files: [.init("node/keys/key", SecureBytes(utf8: "key of B"))], backup: Self.keptA)
+    )
+    try makeDirectory(dir + "/node/statestore")
+    try put(dir + "/node/statestore/log", "state of B")
+    try put(dir + "/vault/unlock.dat", "unlock of the vault")
+    try node.restore("a", keepingCurrentIn: Self.keptB)
+    node.close()
+    #expect(text(dir + "/node/keys/key") == "key of A")
+    #expect(text(dir + "/vault/unlock.dat") == "unlock of the vault")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/node/statestore"))
+    #expect(text(dir + "/" + Self.keptB + "/node/statestore/log") == "state of B")
+  }
+
   /// Killed at any point: the next open finishes the undo (A in place, B kept whole) or undoes
   /// it (B in place, A still whole in its backup); nothing of either is lost.
   @Test(arguments: [

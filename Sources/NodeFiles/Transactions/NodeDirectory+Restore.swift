@@ -135,7 +135,8 @@ extension NodeDirectory {
   }
 
   /// The entries of `source` the layout accounts for, in the order they go back, and the
-  /// identity state present now that the backup does not replace (it goes aside too). Throws
+  /// identity state present now that the backup does not replace, in a folder something goes
+  /// back to (it goes aside too). Throws
   /// when the backup holds anything else, nothing at all, or an entry of the wrong kind.
   private func restoredEntries(_ source: String) throws(NodeFileError)
     -> ([RestoredEntry], [String])
@@ -196,8 +197,14 @@ extension NodeDirectory {
       }
       entries.append(RestoredEntry(path: relative, kind: kind, current: current))
     }
+    // The state of the identity in place beside what goes back (in the same folder, or the
+    // directory's own): a desktop vault's quick-unlock.dat stays when only ant-data goes back.
     var others: [String] = []
     for (relative, kind) in candidates where kind == .state && found[relative] == nil {
+      let folder = NodePath.parent(relative)
+      guard folder == "." || found.keys.contains(where: { $0.hasPrefix(folder + "/") }) else {
+        continue
+      }
       if try root.status(relative) != nil { others.append(relative) }
     }
     return (entries, others)
