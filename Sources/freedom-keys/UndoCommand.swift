@@ -6,7 +6,7 @@ import VaultKeys
 /// (`NodeUndo`), keeping what is in place aside in turn.
 struct UndoCommand: ParsableCommand {
   static let directory = Option.value(
-    "dir", "dir", help: "The node directory or desktop installation to undo the last change of.")
+    "dir", "dir", help: "The node directory or desktop userData whose last change to undo.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -21,9 +21,10 @@ struct UndoCommand: ParsableCommand {
         puts that back. Nothing is deleted. <dir> is a bee, antd or Ant data directory,
         a kubo repository, a Radicle home or a desktop Freedom user data directory, each
         recognised as 'verify' recognises it; a backup holding anything the directory's
-        kind does not keep aside is refused. Files the change created where there were
-        none stay in place. Stop the node first (a running antd or kubo daemon is
-        refused).
+        kind does not keep aside is refused. A desktop profile's Radicle home in
+        <appRoot>/R/<slot> is put back with its userData. Files the change created
+        where there were none stay in place. Stop the node first (a running antd or
+        kubo daemon is refused).
 
         --dry-run prints what would be put back and kept aside and writes nothing;
         --json prints the plan or the result as one JSON object. Exit 0 when done, 1
