@@ -198,14 +198,16 @@ struct UndoTests {
     let name = try #require(try FileManager.default.contentsOfDirectory(atPath: replaced).first)
     _ = try fixture.file("bee/\(NodeLayoutNames.replaced)/\(name)/notes.txt", "mine")
     let before = snapshot(dir)
-    let run = try CLI.run(["undo", dir])
-    #expect(run.status == 1)
-    #expect(run.stdout == "")
-    #expect(
-      run.stderr
-        == "freedom-keys: error: \(replaced)/\(name)/notes.txt is not something freedom-keys "
-        + "keeps aside for a bee data directory: \(replaced)/\(name) does not match a bee data "
-        + "directory and nothing was changed — put its files back by hand\n")
-    #expect(snapshot(dir) == before)
+    for dryRun in [false, true] {
+      let run = try CLI.run(["undo", dir] + (dryRun ? ["--dry-run"] : []))
+      #expect(run.status == 1)
+      #expect(run.stdout == "")
+      #expect(
+        run.stderr
+          == "freedom-keys: error: \(replaced)/\(name)/notes.txt is not something freedom-keys "
+          + "keeps aside for a bee data directory: \(replaced)/\(name) does not match a bee data "
+          + "directory and nothing was changed — put its files back by hand\n")
+      #expect(snapshot(dir) == before)
+    }
   }
 }
