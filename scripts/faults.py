@@ -6,8 +6,9 @@ ant --force, antd --force with state present, and freedom --force: antd's ant-da
 home in one transaction) it kills the export with SIGKILL at a random instant and checks the directory at
 once with independent readers (eth-keyfile, ssh-keygen, Python's json), then again after the
 next run (a verify, which finishes or undoes the interrupted change, and an export run to the
-end). It also fills a small tmpfs, makes directories unwritable and runs exports in concurrent
-pairs. The invariants (issue 8, "What to build" 4):
+end). `undo` is killed the same way after an export of B --force (issue 26, item 8): one whole
+identity at every instant, and the other kept whole in a backup. It also fills a small tmpfs,
+makes directories unwritable and runs exports in concurrent pairs. The invariants (issue 8, "What to build" 4):
 
   (a) the files of an identity (bee's keys/, Radicle's key pair, kubo's PeerID and PrivKey) are
       all of one identity, the old or the new;
@@ -678,6 +679,97 @@ def after_kill(h, node, scenario, run, directory):
             h.violations.report(scenario, run, f"A's identity is in no backup: {kept}")
 
 
+def undo_changed(h, node):
+    """A directory of A (the node's template) exported with B --force: its backup holds A."""
+    directory = node.make()
+    status, _, err = h.run(node.arguments(directory), "B")
+    if status != 0:
+        sys.exit(f"faults: the export of B before the undo failed: {err.strip()}")
+    return directory
+
+
+def after_undo_kill(h, node, scenario, run, directory):
+    """After `undo` was killed: one whole identity at once; the next verify finishes or undoes
+    the undo and leaves nothing of its own; the identity not in place is whole in a backup."""
+    who = check(h, node, scenario, run, directory, mid_change=True)
+    if who is None:
+        return
+    candidates = who.split("|")
+    v_who = candidates[0]
+    v_status, _, v_err = h.run(node.verify(directory, v_who), v_who)
+    after = check(h, node, scenario + " then verify", run, directory, mid_change=False)
+    if after is not None and after not in candidates:
+        h.violations.report(scenario, run, f"verify turned {who} into {after}")
+    expected = 0 if after == v_who else 3
+    if after is not None and v_status != expected:
+        h.violations.report(scenario, run, f"verify of {v_who} exited {v_status}: {v_err.strip()}")
+    left = h.leftovers(directory)
+    if left:
+        h.violations.report(scenario, run, f"verify left {left}")
+    if after in ("A", "B"):
+        other = "B" if after == "A" else "A"
+        kept = []
+        for backup in h.backups(directory):
+            try:
+                kept.append(node.kept_identity(directory, backup))
+            except Exception as error:
+                kept.append(f"unreadable ({error})")
+        if other not in kept:
+            h.violations.report(scenario, run, f"{other}'s identity is in no backup: {kept}")
+
+
+def undo_kills(h, node, runs):
+    """`undo` (issue 26, item 8) killed at a random instant, after an export of B --force over
+    A kept A in a backup (see after_undo_kill)."""
+    scenario = f"{node.name} undo kill -9"
+    times = []
+    for _ in range(3):
+        directory = undo_changed(h, node)
+        start = time.monotonic()
+        p = subprocess.run([h.binary, "undo", directory], capture_output=True, timeout=120)
+        times.append(time.monotonic() - start)
+        if p.returncode != 0:
+            sys.exit(f"faults: the uninterrupted undo failed: {p.stderr.decode(errors='replace').strip()}")
+        shutil.rmtree(directory, ignore_errors=True)
+    typical = sorted(times)[1]
+    for run in range(runs):
+        h.runs += 1
+        directory = undo_changed(h, node)
+        p = subprocess.Popen([h.binary, "undo", directory],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(h.rng.uniform(0, 1.3 * typical))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        after_undo_kill(h, node, scenario, run, directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def undo_step_kills(h, node):
+    """`undo` killed right before the N-th call of each file system call (strace's fault
+    injection), for every N it reaches: every step of its transaction."""
+    strace = shutil.which("strace")
+    if not strace:
+        print(f"faults: skipped {node.name} undo step kills: strace is not installed")
+        return
+    for syscall in STEP_SYSCALLS:
+        for n in range(1, 60):
+            scenario = f"{node.name} undo kill -9 before {syscall} #{n}"
+            h.runs += 1
+            directory = undo_changed(h, node)
+            p = subprocess.run(
+                [strace, "-f", "-qq", "-o", "/dev/null", "-e", f"trace={syscall}",
+                 "-e", f"inject={syscall}:signal=KILL:when={n}", h.binary, "undo", directory],
+                capture_output=True, timeout=120)
+            if p.returncode == 0:
+                # The undo never reached call n: it ran to its end, A is back.
+                if check(h, node, scenario, 0, directory, mid_change=False) != "A":
+                    h.violations.report(scenario, 0, "undo exited 0 but A is not in place")
+                shutil.rmtree(directory, ignore_errors=True)
+                break
+            after_undo_kill(h, node, scenario, 0, directory)
+            shutil.rmtree(directory, ignore_errors=True)
+
+
 STEP_SYSCALLS = ("mkdir", "link", "rename", "renameat2", "unlink", "rmdir", "fsync",
                  # The engine works relative to the node directory's descriptor.
                  "mkdirat", "linkat", "renameat", "unlinkat")
@@ -1267,6 +1359,8 @@ def main():
             durability(h, node)
             full_disk(h, node, max(3, args.runs // 10))
             concurrent(h, node, max(2, args.runs // 25))
+            undo_kills(h, node, max(5, args.runs // 4))
+            undo_step_kills(h, node)
         if not args.only or args.only == "nesting":
             radicle_home_kills(h, nodes[5], max(5, args.runs // 5))
             nesting_pairs(h, nodes[5], max(3, args.runs // 10))

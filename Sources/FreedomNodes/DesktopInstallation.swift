@@ -47,9 +47,12 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     createsInstallation: Bool = false
   ) throws(NodeError) {
     try NodeSession.requireDirectoryOrAbsent(userData)
+    let location = try DesktopProfileLocation.of(userData: userData)
+    // The userData is the folder named; Radicle's home found from it lies below its app root.
+    if radicleHome == nil { try location.requireNoLink(to: location.radicleHome) }
     try self.init(
-      location: DesktopProfileLocation.of(userData: userData), radicleHome: radicleHome,
-      vault: vault, createsInstallation: createsInstallation)
+      location: location, radicleHome: radicleHome, vault: vault,
+      createsInstallation: createsInstallation)
   }
 
   /// Profile `profile` (its id or display name) of the app root `appRoot`, through its
@@ -59,9 +62,13 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     vault: VaultAccess = .notOpened, createsInstallation: Bool = false
   ) throws(NodeError) {
     try NodeSession.requireDirectory(appRoot)
+    let location = try DesktopProfileLocation.named(profile, appRoot: appRoot)
+    // Both roots are found below the app root named: neither is reached through a link.
+    try location.requireNoLink(to: location.userData)
+    if radicleHome == nil { try location.requireNoLink(to: location.radicleHome) }
     try self.init(
-      location: DesktopProfileLocation.named(profile, appRoot: appRoot), radicleHome: radicleHome,
-      vault: vault, createsInstallation: createsInstallation)
+      location: location, radicleHome: radicleHome, vault: vault,
+      createsInstallation: createsInstallation)
   }
 
   private init(

@@ -168,6 +168,33 @@ public struct DesktopProfileLocation: Sendable, Equatable {
     return nil
   }
 
+  /// Refuses `path` (a profile's userData or Radicle home found below the app root, or below a
+  /// dev build's `Freedom Dev`) when a folder on the way to it from there is a symbolic link or
+  /// not a directory: desktop makes each as a directory, and a link (`Profiles/<id>` or
+  /// `R/<slot>` pointing elsewhere) would send the vault or Radicle's key out of the app root.
+  /// What does not exist yet is created as a directory below the folders checked.
+  func requireNoLink(to path: String) throws(NodeError) {
+    guard let appRoot else { return }
+    var base = appRoot
+    if DesktopInstallation.relative(path, under: appRoot) == nil {
+      guard Self.isDev(appRoot: appRoot) else { return }
+      base = NodePath.parent(appRoot)
+    }
+    guard let rest = DesktopInstallation.relative(path, under: base) else { return }
+    var current = base
+    for component in rest.split(separator: "/") {
+      current = NodePath.join(current, String(component))
+      let checked = current
+      guard
+        let status = try NodeSession.engine({ () throws(NodeFileError) in
+          try FileStatus.of(checked)
+        })
+      else { return }
+      if status.isSymbolicLink { throw .linkBelowAppRoot(path: current, appRoot: base) }
+      guard status.isDirectory else { throw .notADirectory(current) }
+    }
+  }
+
   /// Every profile of the app root's registry, located.
   func allProfiles() throws(NodeError) -> [DesktopProfileLocation] {
     guard let appRoot, let registry = try Self.registry(appRoot) else { return [] }

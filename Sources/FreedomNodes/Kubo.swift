@@ -136,7 +136,7 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   }
 
   /// kubo's own repository lock, or the refusal naming the daemon that holds it.
-  private func repositoryLock() throws(NodeError) -> KuboRepoLock? {
+  func repositoryLock() throws(NodeError) -> KuboRepoLock? {
     try NodeSession.engine { () throws(NodeFileError) in
       try KuboRepoLock.acquire(repository: directory)
     }

@@ -45,6 +45,13 @@ public enum NodeError: Error, Sendable {
   /// The name asked for matches the display names of several profiles, ignoring case (their
   /// ids).
   case ambiguousProfile(appRoot: String, ids: [String])
+  /// An undo found no backup to put back in the directory.
+  case nothingToUndo(directory: String)
+  /// A directory holds no node freedom-keys writes (nor a desktop installation).
+  case notANodeDirectory(String)
+  /// A folder on the way from an app root to a profile's userData or Radicle home it locates
+  /// (`Profiles/<id>`, `R/<slot>`) is a symbolic link.
+  case linkBelowAppRoot(path: String, appRoot: String)
 
   /// The kind of directory a command needed.
   public enum WantedDirectory: Sendable, Equatable {
@@ -175,6 +182,9 @@ extension NodeError: CustomStringConvertible {
     case .noProfileRegistry(let appRoot): "\(appRoot) has no profile registry"
     case .ambiguousProfile(let appRoot, let ids):
       "\(appRoot) has several profiles of that name: \(ids.joined(separator: ", "))"
+    case .nothingToUndo(let directory): "\(directory) holds no backup to put back"
+    case .notANodeDirectory(let path): "\(path) holds no node directory freedom-keys writes"
+    case .linkBelowAppRoot(let path, let appRoot): "\(path) is a symbolic link below \(appRoot)"
     }
   }
 }

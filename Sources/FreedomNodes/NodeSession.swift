@@ -90,7 +90,11 @@ public enum NodeSession {
     // moved aside, is kept in a backup directory (without consent an export replaces nothing
     // that holds another identity).
     if keepsAside(plan, consent) {
-      let backup = backupName(for: plan.actions)
+      var existing: [String] = []
+      for target in [directory] + directory.nestedDirectories {
+        existing += try engine { () throws(NodeFileError) in try target.backups() }
+      }
+      let backup = backupName(for: plan.actions, existing: existing)
       for target in [directory] + directory.nestedDirectories { target.defaultBackup = backup }
     }
     let result = try node.apply(plan, in: directory)
@@ -256,19 +260,32 @@ public enum NodeSession {
   }
 
   /// `.freedom-keys.replaced/<UTC time>-<the old identity>`, the backup directory of an export
-  /// (the engine makes it only when something is moved there, under the lock, with `-2`, `-3`,
-  /// … added when an earlier change in the same second used the name): the time to the second
-  /// and the first key identity the plan replaces, in file-name-safe characters.
-  static func backupName(for actions: [PlannedAction], at date: Date = Date()) -> String {
+  /// (the engine makes it only when something is moved there, under the lock): the time to the
+  /// second and the first key identity the plan replaces, in file-name-safe characters.
+  static func backupName(
+    for actions: [PlannedAction], existing: [String] = [], at date: Date = Date()
+  ) -> String {
     let replaced = actions.lazy.compactMap { action -> String? in
       guard case .replace(let before?) = action.kind, action.after != nil else { return nil }
       return before
     }.first
+    return backupName(label: replaced ?? "replaced", existing: existing, at: date)
+  }
+
+  /// `.freedom-keys.replaced/<UTC time>Z-<label>`, with `-<n>` added when `existing` (the
+  /// backups the directories hold) has one of the same second: n is one more than the highest
+  /// counter of that second (at least 2), so the newest backup is always the one with the
+  /// highest time and counter (`NodeUndo.latest`) whatever the labels. The engine still adds
+  /// `-2`, `-3`, … when the name is taken.
+  static func backupName(label: String, existing: [String], at date: Date = Date()) -> String {
     // 2026-12-01T10:00:00.000Z → 2026-12-01T10-00-00Z
-    let time = String(DesktopVault.isoTimestamp(date).prefix(19).map { $0 == ":" ? "-" : $0 })
-    let label = String(
-      (replaced ?? "replaced").map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
-    return NodeLayout.replacedName + "/" + time + "Z-" + label
+    let time =
+      String(DesktopVault.isoTimestamp(date).prefix(19).map { $0 == ":" ? "-" : $0 }) + "Z"
+    let safe = String(label.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+    let base = NodeLayout.replacedName + "/" + time + "-" + safe
+    let counters = existing.compactMap(BackupName.init).filter { $0.time == time }.map(\.counter)
+    guard let highest = counters.max() else { return base }
+    return base + "-" + String(max(2, highest + 1))
   }
 
   static func report(_ directory: NodeDirectory, _ events: (NodeEvent) -> Void) {

@@ -24,6 +24,7 @@ struct ExportCommand: ParsableCommand {
     file, fsync, rename). A file that already holds the mnemonic's identity is left
     alone; one that holds another identity is replaced only with --force, and
     what it replaces or removes is kept in <dir>/.freedom-keys.replaced/<UTC time>-
-    <old identity>/, never deleted (the report names it; delete it yourself).
+    <old identity>/, never deleted (the report names it; delete it yourself, or
+    put it back with 'freedom-keys undo <dir>').
     """
 }

@@ -34,6 +34,7 @@ struct FreedomKeys: ParsableCommand {
         MnemonicCommand.self,
         ExportCommand.self,
         VerifyCommand.self,
+        UndoCommand.self,
         RecoverCommand.self,
         KeystoreCommand.self,
         HelpCommand.self,

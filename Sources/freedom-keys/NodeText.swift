@@ -117,6 +117,19 @@ enum NodeText {
     case .ambiguousProfile(let appRoot, let ids):
       return DesktopText.ambiguousProfile(appRoot: appRoot, ids: ids)
     case .noProfileRegistry(let appRoot): return DesktopText.noProfileRegistry(appRoot)
+    case .nothingToUndo(let directory):
+      return .failure(
+        "\(directory) holds no backup in \(NodeLayout.replacedName) to put back: nothing to "
+          + "undo (an export with --force keeps what it replaces there)")
+    case .linkBelowAppRoot(let path, let appRoot):
+      return .failure(
+        "\(path) is a symbolic link: desktop Freedom makes its profiles and Radicle homes below "
+          + "\(appRoot) as directories, and freedom-keys follows no link there\(unwritten) — "
+          + "move the link away, or name the directory it points to itself")
+    case .notANodeDirectory(let directory):
+      return .failure(
+        "\(directory) holds no node directory freedom-keys writes (bee, antd, Ant, kubo, "
+          + "Radicle or desktop Freedom): give the directory an export wrote to")
     }
   }
 

@@ -37,4 +37,11 @@ func main(_ arguments: [String]) -> Int32 {
   }
 }
 
-exit(main(Array(CommandLine.arguments.dropFirst())))
+// The arguments exactly as given: one that is not UTF-8 is refused, never decoded with U+FFFD
+// (which would name another file).
+switch CommandLineArguments.validated() {
+case .success(let arguments): exit(main(arguments))
+case .failure(let error):
+  Output.error(error.description)
+  exit(error.exitStatus)
+}

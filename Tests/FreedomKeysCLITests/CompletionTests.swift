@@ -36,7 +36,7 @@ struct CompletionTests {
     #expect(try Self.bash(["freedom-keys", "ex"], script: script) == ["export"])
     #expect(
       try Self.bash(["freedom-keys", ""], script: script)
-        == ["derive", "mnemonic", "export", "verify", "recover", "keystore", "help"])
+        == ["derive", "mnemonic", "export", "verify", "undo", "recover", "keystore", "help"])
     #expect(
       try Self.bash(["freedom-keys", "export", ""], script: script)
         == ["bee", "kubo", "ant", "radicle", "antd", "freedom"])

@@ -16,6 +16,7 @@ struct HelpTests {
       mnemonic    Generate a new mnemonic or check one before using it.
       export      Write the key files of bee, kubo, Ant, antd, Radicle or Freedom.
       verify      Check that node directories hold the identities of a mnemonic.
+      undo        Put back what the last change of a node directory kept aside.
       recover     Find the unreadable, missing, misspelt or swapped words.
       keystore    Inspect Web3 Secret Storage (v3) key files, such as swarm.key.
       help        Show the help of a command ('help export bee').

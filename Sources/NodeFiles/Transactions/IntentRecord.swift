@@ -17,8 +17,13 @@
 /// `file i path inode old|new`: `.freedom-keys.new/i` (that inode) replaces path; `old` when a
 /// file was there, kept as a hard link `.freedom-keys.old/i` until the change is finished.
 /// `dir i path inode old|new`: `.freedom-keys.new/i` is swapped with the directory path.
+/// `restore i path inode`: `<source>/path` (that inode) is renamed to path, which is absent then
+/// (an `aside` step moved what was there); an undo (`NodeDirectory.restore`) writes it.
 /// `backup path`: the old entries go into that directory (`path/<step path>`) when the change
 /// is finished, instead of being deleted.
+/// `source path`: the backup an undo puts back (`restore` steps rename out of it, `file` and
+/// `dir` steps are staged as hard links to its files); once the change is finished, the links
+/// it still holds to files now in place are removed, and its folders that are left empty.
 /// `committed`: written (the record rewritten the same way and flushed) once every replacement
 /// is in place, before clean-up starts. Recovery finishes the change when it is there, whatever
 /// the node's files look like. Without it the change is undone, unless the kill fell between
@@ -34,13 +39,14 @@
 /// lines; its change counts as committed when every `file` and `dir` path has the recorded
 /// inode (the old rule, kept only to recover what an older version left).
 struct IntentRecord: Equatable {
-  enum Kind: String { case mkdir, aside, file, dir }
+  enum Kind: String { case mkdir, aside, file, dir, restore }
 
   struct Step: Equatable {
     let kind: Kind
     let index: Int
     let path: String
-    /// The staged file's or directory's inode (file and dir steps).
+    /// The staged file's or directory's inode (file and dir steps), or the restored entry's
+    /// (restore steps).
     let inode: UInt64
     /// Whether something was at `path` before.
     let existed: Bool
@@ -56,7 +62,7 @@ struct IntentRecord: Equatable {
     /// Whether the step leaves an old entry behind to delete or back up: where it is.
     var oldEntry: String? {
       switch kind {
-      case .mkdir: nil
+      case .mkdir, .restore: nil
       case .aside: NodePath.join(NodeLayout.asideName, String(index))
       case .file: existed ? NodePath.join(NodeLayout.asideName, String(index)) : nil
       case .dir: existed ? NodePath.join(NodeLayout.stagingName, String(index)) : nil
@@ -69,6 +75,8 @@ struct IntentRecord: Equatable {
   var steps: [Step]
   /// Where the old entries go once the change is finished, or nil to delete them.
   var backup: String?
+  /// The backup an undo puts back, or nil.
+  var source: String?
   /// Every replacement is in place: finish the change.
   var committed: Bool
 
@@ -78,10 +86,14 @@ struct IntentRecord: Equatable {
 
   static func header(_ version: Int) -> String { "freedom-keys intent \(version)" }
 
-  init(steps: [Step], backup: String? = nil, committed: Bool = false, version: Int = 2) {
+  init(
+    steps: [Step], backup: String? = nil, source: String? = nil, committed: Bool = false,
+    version: Int = 2
+  ) {
     self.version = version
     self.steps = steps
     self.backup = backup
+    self.source = source
     self.committed = committed
   }
 
@@ -94,9 +106,12 @@ struct IntentRecord: Equatable {
         lines.append(
           "\(step.kind.rawValue) \(step.index) \(step.path) \(step.inode) "
             + (step.existed ? "old" : "new"))
+      case .restore:
+        lines.append("\(step.kind.rawValue) \(step.index) \(step.path) \(step.inode)")
       }
     }
     if let backup { lines.append("backup \(backup)") }
+    if let source { lines.append("source \(source)") }
     lines.append("end")
     if committed { lines.append("committed") }
     return lines.joined(separator: "\n") + "\n"
@@ -135,23 +150,35 @@ struct IntentRecord: Equatable {
     if committed { lines.removeLast() }
     guard lines.count >= 2, lines.removeLast() == "end" else { return nil }
     backup = nil
+    source = nil
     var steps: [Step] = []
     var paths = Set<String>()
     for line in lines.dropFirst() {
       let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
       if version == 2, fields.count == 2, fields[0] == "backup" {
-        guard backup == nil, Self.isBackupPath(fields[1]) else { return nil }
+        guard backup == nil, source == nil, Self.isBackupPath(fields[1]) else { return nil }
         backup = fields[1]
         continue
       }
-      guard backup == nil, fields.count >= 3, let kind = Kind(rawValue: fields[0]),
-        version == 2 || kind != .mkdir, let index = Int(fields[1]), String(index) == fields[1],
+      if version == 2, fields.count == 2, fields[0] == "source" {
+        guard source == nil, Self.isBackupPath(fields[1]) else { return nil }
+        source = fields[1]
+        continue
+      }
+      guard backup == nil, source == nil, fields.count >= 3, let kind = Kind(rawValue: fields[0]),
+        version == 2 || (kind != .mkdir && kind != .restore), let index = Int(fields[1]),
+        String(index) == fields[1],
         index == steps.count, Self.isStepPath(fields[2]), paths.insert(fields[2]).inserted
       else { return nil }
       switch kind {
       case .mkdir, .aside:
         guard fields.count == 3 else { return nil }
         steps.append(Step(kind: kind, index: index, path: fields[2]))
+      case .restore:
+        guard fields.count == 4, let inode = UInt64(fields[3]),
+          String(inode) == fields[3]
+        else { return nil }
+        steps.append(Step(kind: kind, index: index, path: fields[2], inode: inode))
       case .file, .dir:
         guard fields.count == 5, let inode = UInt64(fields[3]), String(inode) == fields[3],
           ["old", "new"].contains(fields[4])
@@ -161,6 +188,8 @@ struct IntentRecord: Equatable {
         )
       }
     }
+    // A restore step renames out of the record's source: one without it is no record of ours.
+    if steps.contains(where: { $0.kind == .restore }), source == nil { return nil }
     self.steps = steps
   }
 }

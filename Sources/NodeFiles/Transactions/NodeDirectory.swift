@@ -385,8 +385,7 @@ public final class NodeDirectory {
   /// run and the error says so.
   @discardableResult
   public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
-    guard isLocked else { throw lockDenied }
-    if let unfinishedCleanUp { throw Self.cleanUpPending(path, unfinishedCleanUp) }
+    try requireChangeable()
     var change = change
     if change.backup == nil { change.backup = defaultBackup }
     try validate(change)
@@ -452,12 +451,32 @@ public final class NodeDirectory {
       throw error
     }
 
+    try commit(steps, backup: change.backup, made: madeForBackup, into: &result)
+    return result
+  }
+
+  /// A change may start: this run holds the lock and no earlier change waits for its clean-up.
+  func requireChangeable() throws(NodeFileError) {
+    guard isLocked else { throw lockDenied }
+    if let unfinishedCleanUp { throw Self.cleanUpPending(path, unfinishedCleanUp) }
+  }
+
+  /// Steps 2 to 4 of a change whose entries are staged: the intent record, the steps, the
+  /// commit mark, then the clean-up (old entries into `backup`; with `source`, an undo's, the
+  /// links left in the backup it put back removed). `made` is what was created for the
+  /// backup, removed again when the change is undone.
+  func commit(
+    _ steps: [IntentRecord.Step], backup: String?, source: String? = nil, made: [String],
+    into result: inout NodeChangeResult
+  ) throws(NodeFileError) {
+    let owner = try root.owner()
+    let madeForBackup = made
     // 2. The intent record: from here on, a crash is undone by the next run.
-    var record = IntentRecord(steps: steps, backup: change.backup)
+    var record = IntentRecord(steps: steps, backup: backup, source: source)
     do throws(NodeFileError) {
       try writeRecord(record, replacing: false)
     } catch {
-      _ = try? root.removeTree(staging)
+      _ = try? root.removeTree(NodeLayout.stagingName)
       removeEmptyDirectories(madeForBackup)
       throw error
     }
@@ -469,7 +488,7 @@ public final class NodeDirectory {
       try root.makeDirectory(NodeLayout.asideName, owner: owner)
       for step in steps {
         try reached("step \(step.index)")
-        try perform(step)
+        try perform(step, source: source)
       }
       try reached("commit")
       record.committed = true
@@ -506,7 +525,6 @@ public final class NodeDirectory {
     }
     result.warnings += warnings
     warnings = []
-    return result
   }
 
   // MARK: - What a change would need
@@ -617,7 +635,7 @@ public final class NodeDirectory {
   /// change used (`<backup>-2`, `-3`, … when it is taken; the lock keeps another run from
   /// taking it meanwhile), every existing folder on the way checked first. `made` gets what
   /// was created, outermost first. Returns the name.
-  private func prepareBackup(
+  func prepareBackup(
     _ backup: String, for steps: [IntentRecord.Step], made: inout [String]
   ) throws(NodeFileError) -> String {
     let owner = try root.owner()
@@ -643,7 +661,7 @@ public final class NodeDirectory {
   /// A folder that holds backups must be a directory (not a symbolic link) of the directory's
   /// owner or this user, that this user may create names in: what is moved there after the
   /// commit must get there.
-  private func requireBackupFolder(
+  func requireBackupFolder(
     _ relative: String, _ status: FileStatus, owner: DirectoryDescriptor.Owner
   ) throws(NodeFileError) {
     let keeps = "freedom-keys keeps what an export replaces in that directory"
@@ -671,7 +689,7 @@ public final class NodeDirectory {
   }
 
   /// Removes each of `directories` (innermost first) that is still an empty directory.
-  private func removeEmptyDirectories(_ directories: [String]) {
+  func removeEmptyDirectories(_ directories: [String]) {
     for directory in directories.reversed() {
       guard (try? root.status(directory))??.isDirectory == true,
         (try? root.names(directory))?.isEmpty == true
@@ -682,7 +700,7 @@ public final class NodeDirectory {
 
   /// The folders below the backup directory `backup` and it, innermost first, that an undone
   /// change made and nothing was moved into.
-  private func removeUnusedBackup(_ backup: String) {
+  func removeUnusedBackup(_ backup: String) {
     guard (try? root.status(backup))??.isDirectory == true else { return }
     var directories = [backup]
     var index = 0
@@ -746,8 +764,8 @@ public final class NodeDirectory {
     return missing
   }
 
-  /// One step of the change, forward.
-  private func perform(_ step: IntentRecord.Step) throws(NodeFileError) {
+  /// One step of the change, forward (`source`: the backup a restore step renames out of).
+  private func perform(_ step: IntentRecord.Step, source: String?) throws(NodeFileError) {
     let staged = NodePath.join(NodeLayout.stagingName, String(step.index))
     let aside = NodePath.join(NodeLayout.asideName, String(step.index))
     switch step.kind {
@@ -762,6 +780,10 @@ public final class NodeDirectory {
       try root.rename(
         staged, step.path,
         flags: step.existed ? DirectoryDescriptor.exchange : DirectoryDescriptor.noReplace)
+    case .restore:
+      guard let source else { throw NodeFileError(.recovery, "a restore step without a source") }
+      try root.rename(
+        NodePath.join(source, step.path), step.path, flags: DirectoryDescriptor.noReplace)
     }
   }
 
@@ -960,12 +982,17 @@ public final class NodeDirectory {
   /// files (which an editor may rewrite); an undo restores that entry first, so a half-done
   /// undo is never mistaken for it. With the mark written, this is never consulted.
   private func isLastReplacementDone(_ record: IntentRecord) throws(NodeFileError) -> Bool {
-    guard let last = record.steps.last(where: { $0.kind != .mkdir }),
-      try root.status(NodeLayout.stagingName)?.isDirectory == true
-    else { return false }
+    guard let last = record.steps.last(where: { $0.kind != .mkdir }) else { return false }
+    // The entry put back is the one the source held (its inode), and it left the source.
+    if last.kind == .restore, let source = record.source {
+      let placed = try root.status(last.path)
+      let left = try root.status(NodePath.join(source, last.path)) == nil
+      return placed?.inode == last.inode && left
+    }
+    guard try root.status(NodeLayout.stagingName)?.isDirectory == true else { return false }
     let staged = try root.status(NodePath.join(NodeLayout.stagingName, String(last.index)))
     switch last.kind {
-    case .mkdir: return false
+    case .mkdir, .restore: return false
     case .aside:
       return try root.status(NodePath.join(NodeLayout.asideName, String(last.index))) != nil
     case .file: return staged == nil
@@ -995,8 +1022,9 @@ public final class NodeDirectory {
     var kept: [NodeChangeResult.KeptAside] = []
     if finishing {
       if let backup = record.backup { kept = try moveIntoBackup(record, backup) }
+      if let source = record.source { try removeRestoredLinks(record, source) }
     } else {
-      for step in record.steps.reversed() { try undo(step) }
+      for step in record.steps.reversed() { try undo(step, source: record.source) }
       if let backup = record.backup { removeUnusedBackup(backup) }
       try root.sync()
       // Undone: without the record what is left in the staging and aside directories is
@@ -1014,7 +1042,7 @@ public final class NodeDirectory {
   }
 
   /// Undoes one step if it was done. Each entry is checked (lstat) before it is renamed.
-  private func undo(_ step: IntentRecord.Step) throws(NodeFileError) {
+  private func undo(_ step: IntentRecord.Step, source: String?) throws(NodeFileError) {
     let staged = NodePath.join(NodeLayout.stagingName, String(step.index))
     let aside = NodePath.join(NodeLayout.asideName, String(step.index))
     let inPlace = try root.status(step.path)
@@ -1060,6 +1088,12 @@ public final class NodeDirectory {
         }
         try root.rename(step.path, staged, flags: DirectoryDescriptor.noReplace)
       }
+    case .restore:
+      // Back into the backup it came from, if it is the entry that was put back.
+      guard let source, let inPlace, inPlace.inode == step.inode else { return }
+      let origin = NodePath.join(source, step.path)
+      guard try root.status(origin) == nil else { return }
+      try root.rename(step.path, origin, flags: DirectoryDescriptor.noReplace)
     }
   }
 
