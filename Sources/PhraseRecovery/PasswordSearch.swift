@@ -1,0 +1,150 @@
+import CryptoPrimitives
+import Dispatch
+import Synchronization
+import VaultKeys
+
+/// The search over passwords: worker threads take the passwords in order, a batch at a time
+/// (a PBKDF2 batch fills every SIMD lane), check each batch against the file and stop at the
+/// first that opens it; the one found is then opened in full, as the app opens it.
+package final class PasswordSearch: Sendable {
+  /// How far a search got.
+  package struct Progress: Sendable, Equatable {
+    /// Passwords checked (whole batches).
+    package var searched: UInt64
+    /// Seconds since the search began.
+    package var seconds: Double
+  }
+
+  /// How a search ended.
+  package struct Outcome: Sendable {
+    /// The index of the password that opened the file (in `passwords`), and what opened.
+    package let found: (index: Int, opened: PasswordTarget.Opened)?
+    /// Whether every password was checked (or one was found).
+    package let isComplete: Bool
+    package let progress: Progress
+  }
+
+  package let target: PasswordTarget
+  package let passwords: PasswordSet
+  package let threads: Int
+
+  package init(target: PasswordTarget, passwords: PasswordSet, threads: Int) {
+    self.target = target
+    self.passwords = passwords
+    self.threads = max(1, threads)
+  }
+
+  /// The number of passwords to try.
+  package var candidateCount: Int { passwords.count }
+
+  /// Checks every password until one opens the file. `onTick` is called about every `tick`
+  /// seconds from the calling thread with the progress so far; returning false stops the
+  /// search (the batches under way are finished, the others left).
+  package func run(tick: Double = 0.2, onTick: (Progress) -> Bool = { _ in true })
+    throws(PasswordRecoveryError) -> Outcome
+  {
+    // Few passwords: smaller batches, so every thread has one.
+    let batch = max(1, min(target.batchSize, (passwords.count + threads - 1) / threads))
+    let coordinator = PasswordCoordinator(count: passwords.count, batch: batch)
+    let finished = DispatchSemaphore(value: 0)
+    var remaining = 0
+    for _ in 0..<min(threads, max(1, passwords.count)) {
+      let started = WorkerThread.start(stackSize: 1 << 20) { [self] in
+        work(coordinator)
+        finished.signal()
+      }
+      if started { remaining += 1 }
+    }
+    // Without a single worker thread (the system refused them all), search on this one.
+    if remaining == 0 { work(coordinator) }
+    while remaining > 0 {
+      if finished.wait(timeout: .now() + tick) == .success {
+        remaining -= 1
+        continue
+      }
+      if !onTick(coordinator.progress) { coordinator.requestStop() }
+    }
+    let (found, failure, complete) = coordinator.result
+    if let failure { throw failure }
+    let progress = coordinator.progress
+    guard let found else {
+      return Outcome(found: nil, isComplete: complete, progress: progress)
+    }
+    let opened = try target.open(with: passwords.password(found))
+    return Outcome(found: (found, opened), isComplete: true, progress: progress)
+  }
+
+  private func work(_ coordinator: PasswordCoordinator) {
+    while let range = coordinator.take() {
+      do {
+        let match = try target.firstOpening(passwords.passwords(range))
+        coordinator.finish(range, found: match.map { range.lowerBound + $0 })
+      } catch {
+        coordinator.fail(error)
+      }
+    }
+  }
+}
+
+/// The state the workers share, touched once per batch: the next batch, the count checked and
+/// a match (or a failure).
+private final class PasswordCoordinator: Sendable {
+  private struct State {
+    var next = 0
+    var searched: UInt64 = 0
+    var found: Int?
+    var failure: PasswordRecoveryError?
+  }
+
+  private let state = Mutex(State())
+  private let stopping = Atomic<Bool>(false)
+  private let count: Int
+  private let batch: Int
+  private let started = DispatchTime.now().uptimeNanoseconds
+
+  init(count: Int, batch: Int) {
+    self.count = count
+    self.batch = batch
+  }
+
+  /// The next batch, or nil when none is left or the search stops.
+  func take() -> Range<Int>? {
+    guard !stopping.load(ordering: .acquiring) else { return nil }
+    return state.withLock { state in
+      guard state.next < count else { return nil }
+      let range = state.next..<min(count, state.next + batch)
+      state.next = range.upperBound
+      return range
+    }
+  }
+
+  func requestStop() { stopping.store(true, ordering: .releasing) }
+
+  func finish(_ range: Range<Int>, found: Int?) {
+    state.withLock { state in
+      state.searched += UInt64(range.count)
+      if let found, state.found.map({ found < $0 }) ?? true { state.found = found }
+    }
+    if found != nil { requestStop() }
+  }
+
+  func fail(_ error: PasswordRecoveryError) {
+    state.withLock { state in
+      if state.failure == nil { state.failure = error }
+    }
+    requestStop()
+  }
+
+  var progress: PasswordSearch.Progress {
+    let searched = state.withLock { $0.searched }
+    return PasswordSearch.Progress(
+      searched: searched, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+  }
+
+  /// The match, a failure, and whether every batch was checked.
+  var result: (found: Int?, failure: PasswordRecoveryError?, complete: Bool) {
+    state.withLock { state in
+      (state.found, state.failure, state.found != nil || Int(state.searched) == count)
+    }
+  }
+}
