@@ -9,6 +9,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   /// The passwords to try would be more than can be held (about this many, before duplicates
   /// are dropped).
   case tooManyPasswords(UInt64)
+  /// A line of a token list holds a token that is only an anchor (`^`, `$`), or a `+` alone.
+  case invalidTokenLine(Int)
+  /// A token list has more lines than `PasswordTokens.maximumLines`.
+  case tooManyTokenLines(Int)
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
@@ -25,6 +29,12 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
     case .tooManyPasswords(let count):
       "the passwords to try would be more than \(count), more than can be held: allow fewer "
         + "typos or give fewer candidates"
+    case .invalidTokenLine(let line):
+      "line \(line) of the token list holds a token that is only an anchor (^ or $) or a + "
+        + "with no token: write the tokens of a line separated by spaces"
+    case .tooManyTokenLines(let count):
+      "the token list has \(count) lines of tokens; at most \(PasswordTokens.maximumLines) "
+        + "can be searched: merge or drop some"
     case .kdfFailed(let reason):
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):

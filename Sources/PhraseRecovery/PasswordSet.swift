@@ -3,8 +3,8 @@ import VaultKeys
 
 /// The passwords a password search tries, in order and each once: the one remembered, then
 /// those within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
-/// neighbouring key, an exchange, a symbol added; cheapest first, level by level), then the
-/// lines of a candidates file. The bytes are exactly what an app hashes: UTF-8 as given, never
+/// neighbouring key, an exchange, a symbol added; cheapest first, level by level), then those
+/// a token list makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8 as given, never
 /// normalised. All of them live in one wiped buffer.
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
@@ -13,6 +13,8 @@ package struct PasswordSet: Sendable {
     case remembered
     /// The remembered password with these typos, in the order made.
     case typos([PassphraseEdit])
+    /// Made of these tokens of the token list, in this order.
+    case tokens([PasswordTokens.Choice])
     /// The 1-based line of the candidates file.
     case line(Int)
   }
@@ -26,7 +28,10 @@ package struct PasswordSet: Sendable {
   private let made: [Int]
   /// How each of the remembered password's strings was made (its typos' chain).
   private let steps: [Step]
-  /// For the strings made from lines (after `steps.count`): the 1-based line.
+  /// The token list, whose passwords were made after the typos (`tokenStrings` of them).
+  private let tokens: PasswordTokens?
+  private let tokenStrings: Int
+  /// For the strings made from lines (after the tokens'): the 1-based line.
   private let lines: [Int]
 
   /// More passwords than this (before duplicates are dropped) are refused, as for passphrases.
@@ -38,12 +43,12 @@ package struct PasswordSet: Sendable {
   package var count: Int { offsets.count - 1 }
 
   /// The remembered password (if any) and every password within `typos` likely typos of it,
-  /// then each line of `candidates` (UTF-8; "\n" or "\r\n" ends a line, an empty line is the
+  /// then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n" or "\r\n" ends a line, an empty line is the
   /// empty password, the last line ending adds no line). How many there may be is bounded
   /// before any is made; duplicates are dropped where they come again, so `count` is exact.
   package init(
     remembered: SecureBytes?, typos: Int = 0, model: TypoModel = TypoModel(),
-    candidates: SecureBytes? = nil
+    tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
   ) throws(PasswordRecoveryError) {
     let typos = remembered == nil ? 0 : max(0, typos)
     let lineRanges = candidates?.withUnsafeBytes(PassphraseSet.lines) ?? []
@@ -51,7 +56,7 @@ package struct PasswordSet: Sendable {
       guard candidates.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
       guard !lineRanges.isEmpty else { throw .noPasswords }
     }
-    guard remembered != nil || !lineRanges.isEmpty else { throw .noPasswords }
+    guard remembered != nil || tokens != nil || !lineRanges.isEmpty else { throw .noPasswords }
     let length: Int
     if let remembered {
       guard let scalars = remembered.withUnsafeBytes(ScalarBuffer.scalarCount) else {
@@ -65,6 +70,16 @@ package struct PasswordSet: Sendable {
     // Count first: the strings the typos make and their bytes, before any is made.
     var raw = (remembered == nil ? 0 : 1) + lineRanges.count
     var byteBound = (remembered?.count ?? 0) + (candidates?.count ?? 0)
+    var tokenStrings = 0
+    if let tokens {
+      guard let count = tokens.count(limit: Self.maximumCount - raw) else {
+        throw .tooManyPasswords(UInt64(Self.maximumCount) + 1)
+      }
+      tokenStrings = count
+      raw += count
+      byteBound += count * tokens.maximumByteCount
+      guard byteBound <= Self.maximumByteCount else { throw .tooManyPasswords(UInt64(raw)) }
+    }
     guard raw <= Self.maximumCount else { throw .tooManyPasswords(UInt64(raw)) }
     if let remembered, typos > 0 {
       let width = remembered.withUnsafeBytes { raw in
@@ -128,6 +143,14 @@ package struct PasswordSet: Sendable {
           }
         }
       }
+      tokens.map { tokens in
+        tokens.forEachPassword { _, pieces in
+          let begin = cursor
+          cursor = tokens.write(pieces, into: target, at: cursor)
+          ranges.append(begin..<cursor)
+          return true
+        }
+      }
       candidates?.withUnsafeBytes { file in
         for line in lineRanges {
           let slot = UnsafeMutableRawBufferPointer(
@@ -143,6 +166,8 @@ package struct PasswordSet: Sendable {
     self.offsets = offsets
     made = kept
     self.steps = steps
+    self.tokens = tokens
+    self.tokenStrings = tokenStrings
     lines = lineRanges.indices.map { $0 + 1 }
   }
 
@@ -159,7 +184,23 @@ package struct PasswordSet: Sendable {
   /// How password `index` is told apart without quoting it.
   package func origin(_ index: Int) -> Origin {
     let string = made[index]
-    guard string < steps.count else { return .line(lines[string - steps.count]) }
+    if string >= steps.count + tokenStrings {
+      return .line(lines[string - steps.count - tokenStrings])
+    }
+    if string >= steps.count, let tokens {
+      // Made again up to it, in the same order: the choices are not kept per password.
+      var skip = string - steps.count
+      var choices: [PasswordTokens.Choice] = []
+      tokens.forEachPassword { chosen, _ in
+        guard skip == 0 else {
+          skip -= 1
+          return true
+        }
+        choices = chosen
+        return false
+      }
+      return .tokens(choices)
+    }
     guard string != 0 else { return .remembered }
     var edits: [PassphraseEdit] = []
     var current = string

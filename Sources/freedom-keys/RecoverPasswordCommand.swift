@@ -22,6 +22,8 @@ struct RecoverPasswordCommand: ParsableCommand {
     "password-typos", "k", help: "And its likely typos, up to K (0-3).")
   static let passwordCandidates = Option.value(
     "password-candidates", "path", help: "Try each line of <path> as the password.")
+  static let tokens = Option.value(
+    "tokens", "path", help: "Try the passwords <path>'s tokens make.")
   static let out = Option.value(
     "out", "path", help: "Write the password found to a new file (0600).")
 
@@ -30,7 +32,7 @@ struct RecoverPasswordCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "password",
-      abstract: "Open a vault or keystore whose password is half remembered.",
+      abstract: "Find the password of a vault or keystore.",
       discussion: """
         One target: --vault (desktop Freedom's identity/identity-vault.json: PBKDF2-
         HMAC-SHA256, 900,000 iterations, AES-256-GCM), --freedom-dir (that file of an
@@ -41,8 +43,11 @@ struct RecoverPasswordCommand: ParsableCommand {
         remembered (one trailing newline dropped), then with --password-typos K every
         password within K likely typos of it, cheapest first (caps lock, shift on a
         key, a key dropped, doubled or replaced by its neighbour on --keyboard's
-        layout, two keys exchanged, a digit or symbol added), then each line of
-        --password-candidates. Each is tried as its UTF-8 bytes, never normalised, and
+        layout, two keys exchanged, a digit or symbol added), then the passwords of
+        --tokens (btcrecover's token list: a line holds alternatives, a password
+        takes at most one token of each line, in any order; a line beginning with
+        "+ " is required; ^abc comes first, abc$ last; # begins a comment line), then
+        each line of --password-candidates. Each is tried as its UTF-8 bytes, never normalised, and
         each once; they are counted before the search. The password is never printed:
         stdout says which candidate opened the file (the one remembered with caps
         lock; candidate line 4), and --out writes it to a new file (mode 0600, checked
@@ -51,7 +56,7 @@ struct RecoverPasswordCommand: ParsableCommand {
         candidate tried without a match, 1 errors, 2 usage errors, 130 interrupted.
         """,
       options: targetOptions + [
-        ExportFreedomCommand.profile, passwordFile, passwordTypos, passwordCandidates,
+        ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,
         RecoverCommand.keyboard, RecoverCommand.threads, out, RecoverCommand.progressInterval,
         RecoverCommand.json,
       ])
@@ -63,6 +68,7 @@ struct RecoverPasswordCommand: ParsableCommand {
   let passwordPath: String?
   let typoCount: Int
   let candidatesPath: String?
+  let tokensPath: String?
   let typoModel: TypoModel
   let threadCount: Int
   let outputPath: String?
@@ -86,17 +92,18 @@ struct RecoverPasswordCommand: ParsableCommand {
     }
     passwordPath = try arguments.nonEmpty(Self.passwordFile)
     candidatesPath = try arguments.nonEmpty(Self.passwordCandidates)
-    guard passwordPath != nil || candidatesPath != nil else {
+    tokensPath = try arguments.nonEmpty(Self.tokens)
+    guard passwordPath != nil || candidatesPath != nil || tokensPath != nil else {
       throw arguments.usage(
-        "give the password as remembered (--password-file PATH) or candidates "
-          + "(--password-candidates PATH)")
+        "give the password as remembered (--password-file PATH), candidates "
+          + "(--password-candidates PATH) or tokens (--tokens PATH)")
     }
     typoCount = try arguments.integer(Self.passwordTypos, in: 0...3) ?? 0
     if arguments.value(Self.passwordTypos) != nil, passwordPath == nil {
       throw arguments.usage(
         "--password-typos <k> needs --password-file PATH: the password as remembered")
     }
-    if passwordPath == "-", candidatesPath == "-" {
+    if [passwordPath, candidatesPath, tokensPath].filter({ $0 == "-" }).count > 1 {
       throw arguments.usage("only one of the files given can be standard input ('-')")
     }
     let layout =
@@ -202,8 +209,8 @@ struct RecoverPasswordCommand: ParsableCommand {
     }
   }
 
-  /// The remembered password (one trailing line ending dropped) and its typos, then the
-  /// candidates file's lines.
+  /// The remembered password (one trailing line ending dropped) and its typos, the passwords
+  /// of the token list, then the candidates file's lines.
   private func readPasswords() throws -> PasswordSet {
     let remembered = try passwordPath.map { path in
       SecretInput.droppingLineEnding(
@@ -214,9 +221,17 @@ struct RecoverPasswordCommand: ParsableCommand {
         SecretSource(role: "password candidates", path: path),
         limit: RecoverCommand.candidatesByteLimit)
     }
+    let tokenFile = try tokensPath.map { path in
+      try SecretInput.read(
+        SecretSource(role: "password tokens", path: path),
+        limit: RecoverCommand.candidatesByteLimit)
+    }
     do {
       return try PasswordSet(
-        remembered: remembered, typos: typoCount, model: typoModel, candidates: candidates)
+        remembered: remembered, typos: typoCount, model: typoModel,
+        tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
+          try PasswordTokens(file: file)
+        }, candidates: candidates)
     } catch .tooManyPasswords(let count) {
       throw CLIError.failure(
         "the passwords to try would be more than \(RecoverReport.grouped(count)), more than can "

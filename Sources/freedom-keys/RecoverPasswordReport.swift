@@ -105,6 +105,11 @@ final class RecoverPasswordReport {
           .object([
             "origin": .string("typos"), "typos": .array(edits.map { .string($0.description) }),
           ]))
+      case .tokens(let choices):
+        let tokens: [JSONValue] = choices.map {
+          .object(["line": .number(UInt64($0.line)), "token": .number(UInt64($0.token))])
+        }
+        object.append("password", .object(["origin": .string("tokens"), "tokens": .array(tokens)]))
       case .line(let line):
         object.append(
           "password", .object(["origin": .string("candidates"), "line": .number(UInt64(line))]))
@@ -126,6 +131,11 @@ final class RecoverPasswordReport {
     case .remembered: lines.append("the password is the one remembered")
     case .typos(let edits):
       lines.append("the password is the one remembered with " + RecoverReport.describe(edits))
+    case .tokens(let choices):
+      lines.append(
+        "the password is made of tokens "
+          + choices.map { "line \($0.line) token \($0.token)" }.joined(separator: ", then ")
+          + " of the token list")
     case .line(let line): lines.append("the password is password candidate line \(line)")
     }
     let next: String

@@ -117,6 +117,26 @@ struct RecoverPasswordTests {
     expectNoSecret(run, ["testpassword", "testpasswprd"])
   }
 
+  /// eth-keyfile's scrypt keystore from a token list (btcrecover's syntax).
+  @Test func keystoreFromTokens() throws {
+    let dir = try TemporaryDirectory()
+    let run = try recover(
+      ["--keystore", Self.scryptKeystore, "--tokens", "{tokens}", "--json"],
+      files: ["tokens": "# what it was made of\nTest test\n+ pass password\n123 ^!\n"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    // {3}: 2; {2, 3}: 4 choices, 2 orders; {3, 4}: 2 with 123 (2 orders) and 2 with ^! (1);
+    // {2, 3, 4}: 4 with 123 (6 orders) and 4 with ^! first (2).
+    #expect(run.stderr.contains("searching 48 passwords against"))
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let password = try #require(json["password"] as? [String: Any])
+    #expect(password["origin"] as? String == "tokens")
+    let tokens = try #require(password["tokens"] as? [[String: Int]])
+    #expect(tokens == [["line": 2, "token": 2], ["line": 3, "token": 2]])
+    #expect(json["address"] as? String == Self.keystoreAddress)
+    expectNoSecret(run, ["testpassword"])
+  }
+
   /// bee's keys/swarm.key as `export bee` writes it, found through --bee-dir.
   @Test func beeDirectoryKeystore() throws {
     let fixture = try ExportFixture()
@@ -138,6 +158,42 @@ struct RecoverPasswordTests {
         "next: freedom-keys keystore inspect \(bee)/keys/swarm.key --password-file \(out)\n"))
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "Swarm node 2024")
     expectNoSecret(run, ["node 2024"])
+  }
+
+  /// An installation `export freedom` wrote: its vault (900,000 iterations, the password as
+  /// remembered: one candidate) through --freedom-dir, its ant-data's keystore (the password
+  /// desktop keeps in config.yaml, line 2 of the candidates) through --antd-dir.
+  @Test func installationWrittenByExportFreedom() throws {
+    let fixture = try ExportFixture()
+    let userData = fixture.path("userData")
+    let written = try fixture.run([
+      "export", "freedom", "--user-data", userData, "--create", "--vault-password-file",
+      try fixture.file("vault-password", "Freedom vault 2026\n"),
+    ])
+    #expect(written.status == 0, "\(written.stderr)")
+    let dir = try TemporaryDirectory()
+    let vault = try recover(
+      ["--freedom-dir", userData, "--password-file", "{pw}"],
+      files: ["pw": "Freedom vault 2026\n"], in: dir)
+    #expect(vault.status == 0, "\(vault.stderr)")
+    #expect(
+      vault.stdout.hasPrefix(
+        "the password is the one remembered\nit opens the vault "
+          + "\(userData)/identity/identity-vault.json, which holds a 12-word mnemonic\n"))
+    expectNoSecret(vault, ["vault 2026"])
+
+    let config = try String(contentsOfFile: userData + "/ant-data/config.yaml", encoding: .utf8)
+    let antdPassword = try #require(
+      config.split(separator: "\n").first { $0.hasPrefix("password: ") }?.dropFirst(10))
+    let antd = try recover(
+      ["--antd-dir", userData + "/ant-data", "--password-candidates", "{list}"],
+      files: ["list": "not it\n\(antdPassword)\n"], in: dir)
+    #expect(antd.status == 0, "\(antd.stderr)")
+    #expect(
+      antd.stdout.hasPrefix(
+        "the password is password candidate line 2\nit opens the keystore "
+          + "\(userData)/ant-data/keys/swarm.key, the key of \(Golden.swarmAddress)\n"))
+    expectNoSecret(antd, [String(antdPassword)])
   }
 
   @Test func exhaustedSearchExitsFourAndWritesNothing() throws {

@@ -85,6 +85,63 @@ struct PasswordRecoveryTests {
     }
   }
 
+  // MARK: - Token lists
+
+  @Test func tokensMakeEveryOrderOfOneTokenALine() throws {
+    let tokens = try PasswordTokens(file: Self.secret("test Test\n+ password pass\n# a note\n^x\n"))
+    let set = try PasswordSet(remembered: nil, tokens: tokens)
+    let texts = Self.texts(set)
+    #expect(Array(texts.prefix(4)) == ["password", "pass", "testpassword", "passwordtest"])
+    // {2}: 2; {1, 2}: 4 choices, 2 orders; {2, 4}: 2, x first; {1, 2, 4}: 4 choices, 2 orders.
+    #expect(texts.count == 20)
+    #expect(Set(texts).count == 20)
+    #expect(texts.contains("xTestpass") && texts.contains("xpasswordtest"))
+    #expect(!texts.contains { $0.contains("x") && !$0.hasPrefix("x") })
+    #expect(texts.allSatisfy { $0.contains("pass") })
+    #expect(set.origin(2) == .tokens([.init(line: 1, token: 1), .init(line: 2, token: 1)]))
+    #expect(set.origin(3) == .tokens([.init(line: 2, token: 1), .init(line: 1, token: 1)]))
+  }
+
+  /// The count made without making them is the number made, anchors and all.
+  @Test func tokenCountIsExact() throws {
+    let tokens = try PasswordTokens(file: Self.secret("a ^b c$\nd$ e\n+ f\n^g$ h\ni j k\n"))
+    var made = 0
+    tokens.forEachPassword { _, _ in
+      made += 1
+      return true
+    }
+    #expect(tokens.count(limit: 1 << 20) == made)
+    #expect(made > 100)
+    #expect(tokens.count(limit: made - 1) == nil)
+  }
+
+  @Test func tokenListRefusals() {
+    #expect(throws: PasswordRecoveryError.invalidTokenLine(2)) {
+      try PasswordTokens(file: Self.secret("a\n+\n"))
+    }
+    #expect(throws: PasswordRecoveryError.invalidTokenLine(1)) {
+      try PasswordTokens(file: Self.secret("a ^ b\n"))
+    }
+    #expect(throws: PasswordRecoveryError.tooManyTokenLines(21)) {
+      try PasswordTokens(
+        file: Self.secret((1...21).map { "t\($0)" }.joined(separator: "\n")))
+    }
+    #expect(throws: PasswordRecoveryError.noPasswords) {
+      try PasswordTokens(file: Self.secret("# only a comment\n\n"))
+    }
+  }
+
+  /// eth-keyfile's pbkdf2 keystore from a token list.
+  @Test func keystoreFromTokens() throws {
+    let keystore = try Web3Keystore(json: try Self.vector("keystores/eth-keyfile-pbkdf2.json"))
+    let tokens = try PasswordTokens(file: Self.secret("Test test\n+ pass password\n123 !\n"))
+    let set = try PasswordSet(remembered: nil, tokens: tokens)
+    let outcome = try PasswordSearch(target: .keystore(keystore), passwords: set, threads: 2).run()
+    let found = try #require(outcome.found)
+    #expect(
+      set.origin(found.index) == .tokens([.init(line: 1, token: 2), .init(line: 2, token: 2)]))
+  }
+
   // MARK: - Desktop's vault
 
   /// The Node-checked legacy vault (10,000 iterations): the password typed with caps lock on.
