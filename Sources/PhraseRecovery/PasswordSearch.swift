@@ -37,18 +37,19 @@ package final class PasswordSearch: Sendable {
   /// The number of passwords to try.
   package var candidateCount: Int { passwords.count }
 
-  /// Checks every password until one opens the file. `onTick` is called about every `tick`
+  /// Checks the passwords of `range` (every one when nil) until one opens the file. `onTick` is called about every `tick`
   /// seconds from the calling thread with the progress so far; returning false stops the
   /// search (the batches under way are finished, the others left).
-  package func run(tick: Double = 0.2, onTick: (Progress) -> Bool = { _ in true })
-    throws(PasswordRecoveryError) -> Outcome
-  {
+  package func run(
+    range: Range<Int>? = nil, tick: Double = 0.2, onTick: (Progress) -> Bool = { _ in true }
+  ) throws(PasswordRecoveryError) -> Outcome {
+    let range = range ?? 0..<passwords.count
     // Few passwords: smaller batches, so every thread has one.
-    let batch = max(1, min(target.batchSize, (passwords.count + threads - 1) / threads))
-    let coordinator = PasswordCoordinator(count: passwords.count, batch: batch)
+    let batch = max(1, min(target.batchSize, (range.count + threads - 1) / threads))
+    let coordinator = PasswordCoordinator(range: range, batch: batch)
     let finished = DispatchSemaphore(value: 0)
     var remaining = 0
-    for _ in 0..<min(threads, max(1, passwords.count)) {
+    for _ in 0..<min(threads, max(1, range.count)) {
       let started = WorkerThread.start(stackSize: 1 << 20) { [self] in
         work(coordinator)
         finished.signal()
@@ -90,20 +91,21 @@ package final class PasswordSearch: Sendable {
 /// a match (or a failure).
 private final class PasswordCoordinator: Sendable {
   private struct State {
-    var next = 0
+    var next: Int
     var searched: UInt64 = 0
     var found: Int?
     var failure: PasswordRecoveryError?
   }
 
-  private let state = Mutex(State())
+  private let state: Mutex<State>
   private let stopping = Atomic<Bool>(false)
-  private let count: Int
+  private let range: Range<Int>
   private let batch: Int
   private let started = DispatchTime.now().uptimeNanoseconds
 
-  init(count: Int, batch: Int) {
-    self.count = count
+  init(range: Range<Int>, batch: Int) {
+    state = Mutex(State(next: range.lowerBound))
+    self.range = range
     self.batch = batch
   }
 
@@ -111,8 +113,8 @@ private final class PasswordCoordinator: Sendable {
   func take() -> Range<Int>? {
     guard !stopping.load(ordering: .acquiring) else { return nil }
     return state.withLock { state in
-      guard state.next < count else { return nil }
-      let range = state.next..<min(count, state.next + batch)
+      guard state.next < range.upperBound else { return nil }
+      let range = state.next..<min(self.range.upperBound, state.next + batch)
       state.next = range.upperBound
       return range
     }
@@ -144,7 +146,7 @@ private final class PasswordCoordinator: Sendable {
   /// The match, a failure, and whether every batch was checked.
   var result: (found: Int?, failure: PasswordRecoveryError?, complete: Bool) {
     state.withLock { state in
-      (state.found, state.failure, state.found != nil || Int(state.searched) == count)
+      (state.found, state.failure, state.found != nil || Int(state.searched) == range.count)
     }
   }
 }

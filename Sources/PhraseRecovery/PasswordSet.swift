@@ -28,6 +28,8 @@ package struct PasswordSet: Sendable {
   private let made: [Int]
   /// How each of the remembered password's strings was made (its typos' chain).
   private let steps: [Step]
+  /// Where each level of typos ends among the strings made (level 0: the remembered one).
+  private let levelEnds: [Int]
   /// The token list, whose passwords were made after the typos (`tokenStrings` of them).
   private let tokens: PasswordTokens?
   private let tokenStrings: Int
@@ -111,6 +113,7 @@ package struct PasswordSet: Sendable {
     // Every string, level by level, then the lines, into one wiped buffer.
     var ranges: [Range<Int>] = []
     var steps: [Step] = []
+    var levelEnds: [Int] = []
     ranges.reserveCapacity(raw)
     let arena = SecureBytes(count: byteBound) { target in
       var cursor = 0
@@ -122,6 +125,7 @@ package struct PasswordSet: Sendable {
         ranges.append(0..<cursor)
         // The remembered string's own step is never read: a chain ends at string 0.
         steps.append(Step(parent: 0, edit: .capsLock))
+        levelEnds.append(1)
         ScalarBuffer.withWiped(capacity: length + typos) { scalars in
           ScalarBuffer.withWiped(capacity: length + typos + 1) { edited in
             var level = 0..<1
@@ -139,6 +143,7 @@ package struct PasswordSet: Sendable {
                 }
               }
               level = start..<ranges.count
+              levelEnds.append(ranges.count)
             }
           }
         }
@@ -166,9 +171,27 @@ package struct PasswordSet: Sendable {
     self.offsets = offsets
     made = kept
     self.steps = steps
+    self.levelEnds = levelEnds
     self.tokens = tokens
     self.tokenStrings = tokenStrings
     lines = lineRanges.indices.map { $0 + 1 }
+  }
+
+  /// The passwords of each level of typos, in order: the remembered one, then those one
+  /// typo away, and so on (each password in the level it first comes in); empty without a
+  /// remembered password.
+  package var typoLevels: [Range<Int>] {
+    // The kept strings are in the order made, so a level's passwords are those kept below
+    // its end.
+    let ends = levelEnds.map { end in
+      var (low, high) = (0, made.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if made[middle] < end { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    return ends.indices.map { ($0 == 0 ? 0 : ends[$0 - 1])..<ends[$0] }
   }
 
   /// Password `index`, in a new wiped buffer.

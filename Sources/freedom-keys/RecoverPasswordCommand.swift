@@ -47,7 +47,8 @@ struct RecoverPasswordCommand: ParsableCommand {
         --tokens (btcrecover's token list: a line holds alternatives, a password
         takes at most one token of each line, in any order; a line beginning with
         "+ " is required; ^abc comes first, abc$ last; # begins a comment line), then
-        each line of --password-candidates. Each is tried as its UTF-8 bytes, never normalised, and
+        each line of --password-candidates. With --password-file alone, the
+        password as remembered, one likely typo and two are searched in turn (phases). Each is tried as its UTF-8 bytes, never normalised, and
         each once; they are counted before the search. The password is never printed:
         stdout says which candidate opened the file (the one remembered with caps
         lock; candidate line 4), and --out writes it to a new file (mode 0600, checked
@@ -67,6 +68,8 @@ struct RecoverPasswordCommand: ParsableCommand {
   let profileName: String?
   let passwordPath: String?
   let typoCount: Int
+  /// Only the password as remembered: its levels of typos are searched in turn (phases).
+  let automatic: Bool
   let candidatesPath: String?
   let tokensPath: String?
   let typoModel: TypoModel
@@ -99,6 +102,9 @@ struct RecoverPasswordCommand: ParsableCommand {
           + "(--password-candidates PATH) or tokens (--tokens PATH)")
     }
     typoCount = try arguments.integer(Self.passwordTypos, in: 0...3) ?? 0
+    automatic =
+      passwordPath != nil && arguments.value(Self.passwordTypos) == nil
+      && candidatesPath == nil && tokensPath == nil
     if arguments.value(Self.passwordTypos) != nil, passwordPath == nil {
       throw arguments.usage(
         "--password-typos <k> needs --password-file PATH: the password as remembered")
@@ -138,19 +144,32 @@ struct RecoverPasswordCommand: ParsableCommand {
     let report = RecoverPasswordReport(
       self, file: file, search: search, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
     report.announce()
+    // With only the password as remembered: each level of typos in turn, announced.
+    let labels = ["the password as remembered", "one likely typo", "two likely typos"]
+    let phases =
+      automatic ? Array(zip(labels, passwords.typoLevels)) : [("", 0..<passwords.count)]
     let interval = progressSeconds ?? (report.onTerminal ? 1 : 30)
-    var shown = 0.0
-    let outcome = try RecoverInterrupt.catching {
-      try search.run { progress in
-        if progress.seconds - shown >= interval {
-          shown = progress.seconds
-          report.show(progress)
+    var searched: UInt64 = 0
+    for (number, (label, range)) in phases.enumerated() {
+      if automatic { report.phase(number + 1, of: phases.count, label, count: range.count) }
+      var shown = 0.0
+      let outcome = try RecoverInterrupt.catching {
+        try search.run(range: range) { progress in
+          if progress.seconds - shown >= interval {
+            shown = progress.seconds
+            report.show(progress, of: range.count)
+          }
+          return !RecoverInterrupt.requested
         }
-        return !RecoverInterrupt.requested
       }
+      report.clearProgress()
+      searched += outcome.progress.searched
+      if outcome.found == nil, outcome.isComplete, number + 1 < phases.count {
+        report.phaseExhausted(number + 1, of: phases.count, label, count: range.count)
+        continue
+      }
+      return try report.finish(outcome, searched: searched)
     }
-    report.clearProgress()
-    try report.finish(outcome)
   }
 
   /// The file to open, as messages name it, and its check; read before any secret.
@@ -225,6 +244,14 @@ struct RecoverPasswordCommand: ParsableCommand {
       try SecretInput.read(
         SecretSource(role: "password tokens", path: path),
         limit: RecoverCommand.candidatesByteLimit)
+    }
+    if automatic, let remembered {
+      // Two likely typos, or one when two would be too many to hold.
+      for typos in [2, 1] {
+        if let set = try? PasswordSet(remembered: remembered, typos: typos, model: typoModel) {
+          return set
+        }
+      }
     }
     do {
       return try PasswordSet(

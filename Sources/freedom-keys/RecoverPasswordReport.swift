@@ -43,8 +43,29 @@ final class RecoverPasswordReport {
         + "(\(search.target.kdfDescription)) on \(search.threads) threads\n")
   }
 
-  /// "41.2% (1,728 of 4,194 passwords) · 21/s · ETA 2 min".
-  func show(_ progress: PasswordSearch.Progress) {
+  /// "phase 2 of 3: one likely typo (328 passwords)".
+  func phase(_ number: Int, of phases: Int, _ label: String, count: Int) {
+    say("phase \(number) of \(phases): \(label) (\(Self.passwords(count)))")
+  }
+
+  /// "phase 2 of 3 (one likely typo): no match in 328 passwords".
+  func phaseExhausted(_ number: Int, of phases: Int, _ label: String, count: Int) {
+    say("phase \(number) of \(phases) (\(label)): no match in \(Self.passwords(count))")
+  }
+
+  private func say(_ line: String) {
+    clearProgress()
+    Output.standardError(line + "\n")
+  }
+
+  /// "1 password", "1,024 passwords".
+  private static func passwords(_ count: Int) -> String {
+    "\(RecoverReport.grouped(UInt64(count))) password\(count == 1 ? "" : "s")"
+  }
+
+  /// "41.2% (1,728 of 4,194 passwords) · 21/s · ETA 2 min", of the `total` being searched.
+  func show(_ progress: PasswordSearch.Progress, of total: Int) {
+    let count = UInt64(total)
     let rate = progress.seconds > 0 ? Double(progress.searched) / progress.seconds : 0
     let left = Double(count - min(count, progress.searched))
     let eta = rate > 0 ? "ETA \(RecoverReport.duration(left / rate))" : "ETA …"
@@ -68,8 +89,8 @@ final class RecoverPasswordReport {
   // MARK: - The end
 
   /// Writes and prints what opened, or throws the line that says why nothing did.
-  func finish(_ outcome: PasswordSearch.Outcome) throws {
-    let searched = outcome.progress.searched
+  /// `searched`: the passwords tried by this run, phases before included.
+  func finish(_ outcome: PasswordSearch.Outcome, searched: UInt64) throws {
     guard let found = outcome.found else {
       let tried =
         "\(RecoverReport.grouped(searched)) of \(RecoverReport.grouped(count)) passwords tried"

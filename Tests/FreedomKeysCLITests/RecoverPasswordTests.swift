@@ -73,12 +73,22 @@ struct RecoverPasswordTests {
     #expect(derive.stdout.contains(VaultTests.abandonArtSwarm))
   }
 
+  /// With only the password as remembered, the automatic phases: it, one likely typo, two.
   @Test func shiftedAndTruncatedVaultPassword() throws {
     let dir = try TemporaryDirectory()
     let run = try recover(
-      ["--vault", Self.shiftedVault, "--password-file", "{pw}", "--password-typos", "2", "--json"],
+      ["--vault", Self.shiftedVault, "--password-file", "{pw}", "--json"],
       files: ["pw": "correct horse battery staple\n"], in: dir)
     #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        """
+        phase 1 of 3: the password as remembered (1 password)
+        phase 1 of 3 (the password as remembered): no match in 1 password
+        phase 2 of 3: one likely typo (327 passwords)
+        """))
+    #expect(run.stderr.contains("phase 2 of 3 (one likely typo): no match in 327 passwords\n"))
+    #expect(run.stderr.contains("phase 3 of 3: two likely typos (55,226 passwords)\n"))
     let json = try #require(
       JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(json["opened"] as? String == "vault")

@@ -48,6 +48,7 @@ struct PasswordRecoveryTests {
     #expect(set.origin(2) == .typos([.caseFlipped(at: 1)]))
     #expect(set.origin(4) == .typos([.deleted(at: 1)]))
     #expect(Set(texts).count == texts.count, "a password comes twice")
+    #expect(set.typoLevels == [0..<1, 1..<set.count])
     // Doubled (3), neighbours (a: q w s z, b: g h v n, 1: ` 2 q), exchanges (2), 44 added at
     // each end, less the doubled ones made twice: the count is the distinct ones.
     #expect(texts.contains("qb1") && texts.contains("ba1") && texts.contains("ab1!"))
@@ -165,6 +166,11 @@ struct PasswordRecoveryTests {
       .vault(try DesktopVault(json: json)), remembered: Self.vaultPassword, typos: 2)
     let found = try #require(outcome.found)
     #expect(set.origin(found.index) == .typos([.caseFlipped(at: 1), .deleted(at: 28)]))
+    // Each level holds the passwords first made there: the match is two typos away.
+    let levels = set.typoLevels
+    #expect(levels.count == 3 && levels[2].contains(found.index))
+    #expect(levels[0] == 0..<1 && levels[1].upperBound == levels[2].lowerBound)
+    #expect(levels[2].upperBound == set.count)
     #expect(found.opened == .vault(words: 12))
   }
 
