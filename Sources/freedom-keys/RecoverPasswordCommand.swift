@@ -47,14 +47,16 @@ struct RecoverPasswordCommand: ParsableCommand {
         --tokens (btcrecover's token list: a line holds alternatives, a password
         takes at most one token of each line, in any order; a line beginning with
         "+ " is required; ^abc comes first, abc$ last; # begins a comment line), then
-        each line of --password-candidates. With --password-file alone, the
-        password as remembered, one likely typo and two are searched in turn (phases). Each is tried as its UTF-8 bytes, never normalised, and
-        each once; they are counted before the search. The password is never printed:
-        stdout says which candidate opened the file (the one remembered with caps
-        lock; candidate line 4), and --out writes it to a new file (mode 0600, checked
-        before the search). Secrets never come from the command line: --password is
-        refused. Progress is on stderr. Ctrl-C stops. Exit status: 0 found, 4 every
-        candidate tried without a match, 1 errors, 2 usage errors, 130 interrupted.
+        each line of --password-candidates. With --password-file alone, the password as
+        remembered, one likely typo and two likely typos are searched in turn (phases,
+        each announced). Each candidate is tried as its UTF-8 bytes, never normalised,
+        and each once; they are counted before the search. The password is never
+        printed: stdout says which candidate opened the file (the one remembered with
+        caps lock; candidate line 4), and --out writes it to a new file (mode 0600,
+        checked before the search). Secrets never come from the command line:
+        --password is refused. Progress is on stderr. Ctrl-C stops. Exit status: 0
+        found, 4 every candidate tried without a match, 1 errors, 2 usage errors, 130
+        interrupted.
         """,
       options: targetOptions + [
         ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,

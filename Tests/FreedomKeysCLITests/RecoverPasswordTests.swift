@@ -44,6 +44,16 @@ struct RecoverPasswordTests {
     }
   }
 
+  @Test func helpFitsEightyColumns() throws {
+    let run = try CLI.run(["recover", "password", "--help"])
+    #expect(run.status == 0)
+    #expect(run.stdout.hasPrefix("OVERVIEW: Find the password of a vault or keystore.\n"))
+    for option in ["--vault <path>", "--tokens <path>", "--password-typos <k>", "--out <path>"] {
+      #expect(run.stdout.contains("  \(option) "))
+    }
+    for line in run.stdout.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+  }
+
   @Test func capsLockedVaultPasswordIsFoundAndWritten() throws {
     let dir = try TemporaryDirectory()
     let out = dir.file("found")
