@@ -223,19 +223,7 @@ struct RecoverCommand: ParsableCommand {
     givesDamage =
       [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
       || arguments.flag(Self.swaps)
-    if let text = arguments.value(Self.maxHours) {
-      guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
-        throw arguments.usage(
-          "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
-      }
-      maxHours = hours
-      // Digits and a point only, so the message repeats the number as it was written.
-      maxHoursText =
-        text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)"
-    } else {
-      maxHours = nil
-      maxHoursText = ""
-    }
+    (maxHours, maxHoursText) = try Self.readMaxHours(arguments)
     damage = RecoveryDamage(
       missingWords: try arguments.integer(Self.missing, in: 0...12) ?? 0,
       extraWords: try arguments.integer(Self.extra, in: 0...12) ?? 0,
@@ -286,6 +274,17 @@ struct RecoverCommand: ParsableCommand {
         "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
           + "without one only the words are counted")
     }
+  }
+
+  /// `--max-hours H` (nil when not given) and H as written, for messages.
+  static func readMaxHours(_ arguments: ParsedArguments) throws(CLIError) -> (Double?, String) {
+    guard let text = arguments.value(maxHours) else { return (nil, "") }
+    guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
+      throw arguments.usage(
+        "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
+    }
+    // Digits and a point only, so the message repeats the number as it was written.
+    return (hours, text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)")
   }
 
   /// Whether several passphrases are tried (the matching one is written beside --out).

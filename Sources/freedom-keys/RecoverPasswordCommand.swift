@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import Dispatch
 import FoundationEssentials
 import FreedomNodes
 import NodeFiles
@@ -60,7 +61,8 @@ struct RecoverPasswordCommand: ParsableCommand {
         """,
       options: targetOptions + [
         ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,
-        RecoverCommand.keyboard, RecoverCommand.threads, out, RecoverCommand.progressInterval,
+        RecoverCommand.keyboard, RecoverCommand.maxHours, RecoverCommand.threads, out,
+        RecoverCommand.progressInterval,
         RecoverCommand.json,
       ])
   }
@@ -76,6 +78,9 @@ struct RecoverPasswordCommand: ParsableCommand {
   let tokensPath: String?
   let typoModel: TypoModel
   let threadCount: Int
+  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
+  let maxHours: Double?
+  let maxHoursText: String
   let outputPath: String?
   /// Seconds between progress lines; nil: 1 on a terminal, else 30.
   let progressSeconds: Double?
@@ -123,6 +128,7 @@ struct RecoverPasswordCommand: ParsableCommand {
     threadCount =
       try arguments.integer(RecoverCommand.threads, in: 1...1024)
       ?? ProcessInfo.processInfo.activeProcessorCount
+    (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
     if let text = arguments.value(RecoverCommand.progressInterval) {
       guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
@@ -152,6 +158,8 @@ struct RecoverPasswordCommand: ParsableCommand {
       automatic ? Array(zip(labels, passwords.typoLevels)) : [("", 0..<passwords.count)]
     let interval = progressSeconds ?? (report.onTerminal ? 1 : 30)
     var searched: UInt64 = 0
+    let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
+    var expired: Bool { deadline.map { DispatchTime.now() >= $0 } ?? false }
     for (number, (label, range)) in phases.enumerated() {
       if automatic { report.phase(number + 1, of: phases.count, label, count: range.count) }
       var shown = 0.0
@@ -161,7 +169,7 @@ struct RecoverPasswordCommand: ParsableCommand {
             shown = progress.seconds
             report.show(progress, of: range.count)
           }
-          return !RecoverInterrupt.requested
+          return !RecoverInterrupt.requested && !expired
         }
       }
       report.clearProgress()
@@ -170,7 +178,7 @@ struct RecoverPasswordCommand: ParsableCommand {
         report.phaseExhausted(number + 1, of: phases.count, label, count: range.count)
         continue
       }
-      return try report.finish(outcome, searched: searched)
+      return try report.finish(outcome, searched: searched, expired: expired)
     }
   }
 

@@ -40,7 +40,8 @@ final class RecoverPasswordReport {
     let noun = count == 1 ? "password" : "passwords"
     Output.standardError(
       engine + "\nsearching \(RecoverReport.grouped(count)) \(noun) against \(file) "
-        + "(\(search.target.kdfDescription)) on \(search.threads) threads\n")
+        + "(\(search.target.kdfDescription)) on \(search.threads) thread\(search.threads == 1 ? "" : "s")\n"
+    )
   }
 
   /// "phase 2 of 3: one likely typo (328 passwords)".
@@ -89,13 +90,17 @@ final class RecoverPasswordReport {
   // MARK: - The end
 
   /// Writes and prints what opened, or throws the line that says why nothing did.
-  /// `searched`: the passwords tried by this run, phases before included.
-  func finish(_ outcome: PasswordSearch.Outcome, searched: UInt64) throws {
+  /// `searched`: the passwords tried by this run, phases before included; `expired`: whether
+  /// --max-hours stopped it.
+  func finish(_ outcome: PasswordSearch.Outcome, searched: UInt64, expired: Bool = false) throws {
     guard let found = outcome.found else {
       let tried =
         "\(RecoverReport.grouped(searched)) of \(RecoverReport.grouped(count)) passwords tried"
       guard outcome.isComplete else {
-        throw CLIError.interrupted("interrupted after \(tried); run the command again to search")
+        let stopped =
+          expired ? "stopped after --max-hours \(command.maxHoursText)" : "interrupted"
+        throw CLIError.interrupted(
+          "\(stopped) after \(tried); a password search starts again from its first candidate")
       }
       throw CLIError.notFound(
         "no password opened \(file): "

@@ -259,6 +259,7 @@ struct RecoverPasswordTests {
     (
       ["--vault", "v", "--profile", "p", "--password-file", "x"], "only applies with --freedom-dir"
     ),
+    (["--vault", "v", "--password-file", "x", "--max-hours", "0"], "a number of hours above 0"),
   ])
   func usageErrors(arguments: [String], message: String) throws {
     let run = try CLI.run(["recover", "password"] + arguments)
