@@ -37,9 +37,9 @@ package final class PasswordSearch: Sendable {
   /// The number of passwords to try.
   package var candidateCount: Int { passwords.count }
 
-  /// Checks the passwords of `range` (every one when nil) until one opens the file. `onTick` is called about every `tick`
-  /// seconds from the calling thread with the progress so far; returning false stops the
-  /// search (the batches under way are finished, the others left).
+  /// Checks the passwords of `range` (every one when nil) until one opens the file. `onTick`
+  /// is called about every `tick` seconds from the calling thread with the progress so far;
+  /// returning false stops the search (the batches under way are finished, the others left).
   package func run(
     range: Range<Int>? = nil, tick: Double = 0.2, onTick: (Progress) -> Bool = { _ in true }
   ) throws(PasswordRecoveryError) -> Outcome {

@@ -4,8 +4,8 @@ import VaultKeys
 /// The passwords a password search tries, in order and each once: the one remembered, then
 /// those within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
 /// neighbouring key, an exchange, a symbol added; cheapest first, level by level), then those
-/// a token list makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8 as given, never
-/// normalised. All of them live in one wiped buffer.
+/// a token list makes, then the lines of a candidates file. The bytes are exactly what an app
+/// hashes: UTF-8 as given, never normalised. All of them live in one wiped buffer.
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
   package enum Origin: Sendable, Equatable {
@@ -45,9 +45,10 @@ package struct PasswordSet: Sendable {
   package var count: Int { offsets.count - 1 }
 
   /// The remembered password (if any) and every password within `typos` likely typos of it,
-  /// then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n" or "\r\n" ends a line, an empty line is the
-  /// empty password, the last line ending adds no line). How many there may be is bounded
-  /// before any is made; duplicates are dropped where they come again, so `count` is exact.
+  /// then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n" or
+  /// "\r\n" ends a line, an empty line is the empty password, the last line ending adds no
+  /// line). How many there may be is bounded before any is made; duplicates are dropped where
+  /// they come again, so `count` is exact.
   package init(
     remembered: SecureBytes?, typos: Int = 0, model: TypoModel = TypoModel(),
     tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil

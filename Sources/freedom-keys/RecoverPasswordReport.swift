@@ -40,7 +40,8 @@ final class RecoverPasswordReport {
     let noun = count == 1 ? "password" : "passwords"
     Output.standardError(
       engine + "\nsearching \(RecoverReport.grouped(count)) \(noun) against \(file) "
-        + "(\(search.target.kdfDescription)) on \(search.threads) thread\(search.threads == 1 ? "" : "s")\n"
+        + "(\(search.target.kdfDescription)) on \(search.threads) "
+        + (search.threads == 1 ? "thread\n" : "threads\n")
     )
   }
 
