@@ -13,6 +13,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   case invalidTokenLine(Int)
   /// A token list has more lines than `PasswordTokens.maximumLines`.
   case tooManyTokenLines(Int)
+  /// A checkpoint is not one a password search wrote (edited, damaged, another file).
+  case malformedCheckpoint
+  /// A checkpoint is of another password search (another file, other passwords).
+  case otherSearch
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
@@ -35,6 +39,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
     case .tooManyTokenLines(let count):
       "the token list has \(count) lines of tokens; at most \(PasswordTokens.maximumLines) "
         + "can be searched: merge or drop some"
+    case .malformedCheckpoint:
+      "it is not a password search's checkpoint (changed or damaged)"
+    case .otherSearch:
+      "it is the checkpoint of another search (another file, or other passwords)"
     case .kdfFailed(let reason):
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):

@@ -13,6 +13,8 @@ package final class PasswordSearch: Sendable {
     package var searched: UInt64
     /// Seconds since the search began.
     package var seconds: Double
+    /// Every password below this one was checked (for a checkpoint).
+    package var doneBelow: Int
   }
 
   /// How a search ended.
@@ -32,6 +34,35 @@ package final class PasswordSearch: Sendable {
     self.target = target
     self.passwords = passwords
     self.threads = max(1, threads)
+  }
+
+  /// A SHA-256 of what defines the search, for a checkpoint: the file's kind, KDF and salt, and
+  /// the passwords (their number, then their digest put through the file's own KDF once, so a
+  /// checkpoint costs as much per guess of the passwords as the file does).
+  package func searchHash() throws(PasswordRecoveryError) -> [UInt8] {
+    var header = Array("freedom-keys password set 1\0".utf8)
+    withUnsafeBytes(of: UInt64(passwords.count).littleEndian) { header += $0 }
+    var whole = SecureBytes(header)
+    for index in 0..<passwords.count {
+      let password = passwords.password(index)
+      whole =
+        whole + SecureBytes(withUnsafeBytes(of: UInt64(password.count).littleEndian) { Array($0) })
+        + password
+    }
+    let key = try target.deriveKey(whole.withUnsafeBytes { SecureBytes(SHA256.hash($0)) })
+    let message =
+      SecureBytes(Array("freedom-keys password search 1\0".utf8) + target.publicBytes + header)
+      + key
+    return message.withUnsafeBytes { SHA256.hash($0) }
+  }
+
+  /// The outcome of a match a checkpoint recorded: password `index` opened again, in full.
+  package func reopen(_ index: Int) throws(PasswordRecoveryError) -> Outcome {
+    guard (0..<passwords.count).contains(index) else { throw .malformedCheckpoint }
+    let opened = try target.open(with: passwords.password(index))
+    return Outcome(
+      found: (index, opened), isComplete: true,
+      progress: Progress(searched: 0, seconds: 0, doneBelow: index))
   }
 
   /// The number of passwords to try.
@@ -92,6 +123,9 @@ package final class PasswordSearch: Sendable {
 private final class PasswordCoordinator: Sendable {
   private struct State {
     var next: Int
+    var doneBelow: Int
+    /// Batches done above `doneBelow`: start → end.
+    var done: [Int: Int] = [:]
     var searched: UInt64 = 0
     var found: Int?
     var failure: PasswordRecoveryError?
@@ -104,7 +138,7 @@ private final class PasswordCoordinator: Sendable {
   private let started = DispatchTime.now().uptimeNanoseconds
 
   init(range: Range<Int>, batch: Int) {
-    state = Mutex(State(next: range.lowerBound))
+    state = Mutex(State(next: range.lowerBound, doneBelow: range.lowerBound))
     self.range = range
     self.batch = batch
   }
@@ -125,6 +159,8 @@ private final class PasswordCoordinator: Sendable {
   func finish(_ range: Range<Int>, found: Int?) {
     state.withLock { state in
       state.searched += UInt64(range.count)
+      state.done[range.lowerBound] = range.upperBound
+      while let end = state.done.removeValue(forKey: state.doneBelow) { state.doneBelow = end }
       if let found, state.found.map({ found < $0 }) ?? true { state.found = found }
     }
     if found != nil { requestStop() }
@@ -138,9 +174,10 @@ private final class PasswordCoordinator: Sendable {
   }
 
   var progress: PasswordSearch.Progress {
-    let searched = state.withLock { $0.searched }
+    let (searched, doneBelow) = state.withLock { ($0.searched, $0.doneBelow) }
     return PasswordSearch.Progress(
-      searched: searched, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+      searched: searched, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
+      doneBelow: doneBelow)
   }
 
   /// The match, a failure, and whether every batch was checked.

@@ -91,6 +91,36 @@ package enum PasswordTarget: Sendable {
     }
   }
 
+  /// The file's key for `password` (its KDF, once): what a checkpoint's search hash is keyed
+  /// with, so that the checkpoint is no cheaper to guess passwords against than the file.
+  func deriveKey(_ password: SecureBytes) throws(PasswordRecoveryError) -> SecureBytes {
+    switch self {
+    case .vault(let vault):
+      return Self.pbkdf2([password], salt: vault.keySalt, iterations: vault.iterations)[0]
+    case .keystore(let keystore):
+      switch keystore.kdf {
+      case .pbkdf2(let iterations):
+        return Self.pbkdf2([password], salt: keystore.salt, iterations: iterations)[0]
+      case .scrypt(let n, let r, let p):
+        do {
+          return try Scrypt.deriveKey(
+            password: password, salt: keystore.salt, n: n, r: r, p: p,
+            keyByteCount: Web3Keystore.derivedKeyByteCount)
+        } catch {
+          throw .kdfFailed(error.description)
+        }
+      }
+    }
+  }
+
+  /// What tells this file apart, public: its kind, KDF and salt.
+  var publicBytes: [UInt8] {
+    switch self {
+    case .vault(let vault): Array("vault \(kdfDescription)\0".utf8) + vault.keySalt
+    case .keystore(let keystore): Array("keystore \(kdfDescription)\0".utf8) + keystore.salt
+    }
+  }
+
   private static func pbkdf2(_ passwords: [SecureBytes], salt: [UInt8], iterations: Int)
     -> [SecureBytes]
   {

@@ -55,13 +55,16 @@ struct RecoverPasswordCommand: ParsableCommand {
         printed: stdout says which candidate opened the file (the one remembered with
         caps lock; candidate line 4), and --out writes it to a new file (mode 0600,
         checked before the search). Secrets never come from the command line:
-        --password is refused. Progress is on stderr. Ctrl-C stops. Exit status: 0
-        found, 4 every candidate tried without a match, 1 errors, 2 usage errors, 130
-        interrupted.
+        --password is refused. Progress is on stderr. Ctrl-C stops; --max-hours H
+        stops after H hours; with --resume FILE the next run continues where it
+        stopped (the checkpoint names the password found by its number only). Exit
+        status: 0 found, 4 every candidate tried without a match, 1 errors, 2 usage
+        errors, 130 interrupted.
         """,
       options: targetOptions + [
         ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,
-        RecoverCommand.keyboard, RecoverCommand.maxHours, RecoverCommand.threads, out,
+        RecoverCommand.keyboard, RecoverCommand.maxHours, RecoverCommand.resume,
+        RecoverCommand.threads, out,
         RecoverCommand.progressInterval,
         RecoverCommand.json,
       ])
@@ -81,6 +84,8 @@ struct RecoverPasswordCommand: ParsableCommand {
   /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
   let maxHours: Double?
   let maxHoursText: String
+  /// `--resume`: the checkpoint file.
+  let resumePath: String?
   let outputPath: String?
   /// Seconds between progress lines; nil: 1 on a terminal, else 30.
   let progressSeconds: Double?
@@ -130,6 +135,7 @@ struct RecoverPasswordCommand: ParsableCommand {
       ?? ProcessInfo.processInfo.activeProcessorCount
     (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
+    resumePath = try arguments.nonEmpty(RecoverCommand.resume)
     if let text = arguments.value(RecoverCommand.progressInterval) {
       guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
         throw arguments.usage(
@@ -152,6 +158,20 @@ struct RecoverPasswordCommand: ParsableCommand {
     let report = RecoverPasswordReport(
       self, file: file, search: search, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
     report.announce()
+    let checkpoint = try resumePath.map { try PasswordCheckpointFile(path: $0, search: search) }
+    var startAt = 0
+    if let checkpoint, let saved = checkpoint.saved {
+      if let found = saved.found {
+        report.say(
+          "found earlier: \(checkpoint.path) records which password opened the file; it was "
+            + "opened again, nothing was searched")
+        return try report.finish(try search.reopen(found), searched: 0)
+      }
+      startAt = min(saved.doneBelow, passwords.count)
+      report.say(
+        "resuming from \(checkpoint.path): the first \(RecoverReport.grouped(UInt64(startAt))) "
+          + "passwords were tried")
+    }
     // With only the password as remembered: each level of typos in turn, announced.
     let labels = ["the password as remembered", "one likely typo", "two likely typos"]
     let phases =
@@ -160,22 +180,30 @@ struct RecoverPasswordCommand: ParsableCommand {
     var searched: UInt64 = 0
     let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
     var expired: Bool { deadline.map { DispatchTime.now() >= $0 } ?? false }
-    for (number, (label, range)) in phases.enumerated() {
-      if automatic { report.phase(number + 1, of: phases.count, label, count: range.count) }
+    for (number, (label, whole)) in phases.enumerated() {
+      if automatic { report.phase(number + 1, of: phases.count, label, count: whole.count) }
+      // What a checkpoint records as tried is not tried again.
+      let range = min(max(whole.lowerBound, startAt), whole.upperBound)..<whole.upperBound
       var shown = 0.0
+      var lastSaved = 0.0
       let outcome = try RecoverInterrupt.catching {
         try search.run(range: range) { progress in
           if progress.seconds - shown >= interval {
             shown = progress.seconds
             report.show(progress, of: range.count)
           }
+          if let checkpoint, progress.seconds - lastSaved >= 5 {
+            lastSaved = progress.seconds
+            try? checkpoint.save(doneBelow: progress.doneBelow)
+          }
           return !RecoverInterrupt.requested && !expired
         }
       }
       report.clearProgress()
+      try checkpoint?.save(doneBelow: outcome.progress.doneBelow, found: outcome.found?.index)
       searched += outcome.progress.searched
       if outcome.found == nil, outcome.isComplete, number + 1 < phases.count {
-        report.phaseExhausted(number + 1, of: phases.count, label, count: range.count)
+        report.phaseExhausted(number + 1, of: phases.count, label, count: whole.count)
         continue
       }
       return try report.finish(outcome, searched: searched, expired: expired)
@@ -275,6 +303,41 @@ struct RecoverPasswordCommand: ParsableCommand {
           + "be held: give a lower --password-typos or fewer candidates")
     } catch {
       throw CLIError.failure(error.description)
+    }
+  }
+}
+
+/// A password search's checkpoint kept in a file (`--resume`), replaced atomically (0600).
+private struct PasswordCheckpointFile {
+  let path: String
+  let search: [UInt8]
+  /// The checkpoint the file held, checked against this search.
+  let saved: PasswordCheckpoint?
+
+  init(path: String, search: PasswordSearch) throws {
+    self.path = path
+    self.search = try search.searchHash()
+    guard let bytes = try ExportFiles.read(path) else {
+      saved = nil
+      return
+    }
+    let checkpoint: PasswordCheckpoint
+    do {
+      checkpoint = try PasswordCheckpoint(json: bytes.withUnsafeBytes { Array($0) })
+      guard checkpoint.search == self.search else { throw PasswordRecoveryError.otherSearch }
+    } catch let error as PasswordRecoveryError {
+      throw CLIError.failure(
+        "\(path): \(error): give another --resume file, or the same file and passwords as before")
+    }
+    saved = checkpoint
+  }
+
+  func save(doneBelow: Int, found: Int? = nil) throws {
+    let bytes = PasswordCheckpoint(search: search, doneBelow: doneBelow, found: found).jsonBytes()
+    do {
+      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .replace)
+    } catch {
+      throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
     }
   }
 }

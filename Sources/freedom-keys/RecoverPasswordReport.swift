@@ -55,7 +55,7 @@ final class RecoverPasswordReport {
     say("phase \(number) of \(phases) (\(label)): no match in \(Self.passwords(count))")
   }
 
-  private func say(_ line: String) {
+  func say(_ line: String) {
     clearProgress()
     Output.standardError(line + "\n")
   }
@@ -100,8 +100,10 @@ final class RecoverPasswordReport {
       guard outcome.isComplete else {
         let stopped =
           expired ? "stopped after --max-hours \(command.maxHoursText)" : "interrupted"
-        throw CLIError.interrupted(
-          "\(stopped) after \(tried); a password search starts again from its first candidate")
+        let next =
+          command.resumePath.map { "run the same command again to continue from \($0)" }
+          ?? "give --resume FILE to keep a checkpoint and continue later"
+        throw CLIError.interrupted("\(stopped) after \(tried): \(next)")
       }
       throw CLIError.notFound(
         "no password opened \(file): "

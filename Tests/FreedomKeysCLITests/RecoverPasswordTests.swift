@@ -235,6 +235,49 @@ struct RecoverPasswordTests {
     expectNoSecret(run, ["battery horse", "horse battery"])
   }
 
+  /// Stopped by --max-hours with --resume, the next run continues where it stopped; run again
+  /// after the match, it opens the file without searching; other passwords are another search.
+  @Test func resumeContinuesAndRemembersTheMatch() throws {
+    let dir = try TemporaryDirectory()
+    let checkpoint = dir.file("checkpoint.json")
+    // 1,002 candidates at 10,000 iterations: far more than the first progress tick (0.2 s) can
+    // check, so --max-hours (a millisecond) stops the first run before the last line.
+    let lines = (1...1001).map { "wrong \($0)" } + [VaultTests.password]
+    let options = [
+      "--vault", Self.legacyVault, "--password-candidates", "{list}", "--resume", checkpoint,
+    ]
+    let list = ["list": lines.joined(separator: "\n") + "\n"]
+    let first = try recover(options + ["--max-hours", "0.0000003"], files: list, in: dir)
+    #expect(first.status == 130, "\(first.stderr)")
+    #expect(first.stderr.contains("run the same command again to continue from \(checkpoint)"))
+    #expect(permissions(checkpoint) == 0o600)
+    let saved = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: checkpoint)))
+        as? [String: Any])
+    let doneBelow = try #require(saved["doneBelow"] as? Int)
+    #expect(doneBelow > 0 && doneBelow < 1002)
+
+    let second = try recover(options + ["--json"], files: list, in: dir)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stderr.contains("resuming from \(checkpoint): the first \(doneBelow) passwords"))
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+    #expect((json["password"] as? [String: Any])?["line"] as? Int == 1002)
+    // Only those the checkpoint did not record as tried were tried.
+    #expect(json["searched"] as? Int == 1002 - doneBelow)
+
+    let third = try recover(options, files: list, in: dir)
+    #expect(third.status == 0)
+    #expect(third.stderr.contains("found earlier: \(checkpoint)"))
+    #expect(third.stdout.hasPrefix("the password is password candidate line 1002\n"))
+    expectNoSecret(third, ["horse battery"])
+    #expect(!(try String(contentsOfFile: checkpoint, encoding: .utf8)).contains("horse"))
+
+    let other = try recover(options, files: ["list": "other\n"], in: dir)
+    #expect(other.status == 1)
+    #expect(other.stderr.contains("it is the checkpoint of another search"))
+  }
+
   @Test func passwordOnTheCommandLineIsAUsageError() throws {
     let dir = try TemporaryDirectory()
     for given in [["--password", "hunter22"], ["--password=hunter22"]] {

@@ -143,6 +143,40 @@ struct PasswordRecoveryTests {
       set.origin(found.index) == .tokens([.init(line: 1, token: 2), .init(line: 2, token: 2)]))
   }
 
+  // MARK: - Checkpoints
+
+  @Test func checkpointReadsWhatItWrites() throws {
+    let search = Array(repeating: UInt8(7), count: 32)
+    for found in [nil, 5] as [Int?] {
+      let checkpoint = PasswordCheckpoint(search: search, doneBelow: 64, found: found)
+      #expect(try PasswordCheckpoint(json: checkpoint.jsonBytes()) == checkpoint)
+    }
+    for bad in [
+      "{}",
+      "{\"format\": \"freedom-keys password checkpoint 1\", \"search\": \"07\", \"doneBelow\": 1}",
+      String(decoding: PasswordCheckpoint(search: search, doneBelow: 1).jsonBytes(), as: UTF8.self)
+        .replacingOccurrences(of: "\"doneBelow\": 1", with: "\"doneBelow\": -1"),
+    ] {
+      #expect(throws: PasswordRecoveryError.malformedCheckpoint) {
+        try PasswordCheckpoint(json: Array(bad.utf8))
+      }
+    }
+  }
+
+  /// The search hash tells other passwords and other files apart, and is the same for the same.
+  @Test func searchHashTellsSearchesApart() throws {
+    let keystore = try Web3Keystore(json: try Self.vector("keystores/eth-keyfile-pbkdf2.json"))
+    func hash(_ lines: String, _ target: PasswordTarget) throws -> [UInt8] {
+      let set = try PasswordSet(remembered: nil, candidates: Self.secret(lines))
+      return try PasswordSearch(target: target, passwords: set, threads: 1).searchHash()
+    }
+    let vault = try DesktopVault(json: try Self.vector("vaults/legacy-no-keymetadata.json"))
+    let one = try hash("a\nb\n", .keystore(keystore))
+    #expect(try hash("a\nb\n", .keystore(keystore)) == one)
+    #expect(try hash("a\nc\n", .keystore(keystore)) != one)
+    #expect(try hash("a\nb\n", .vault(vault)) != one)
+  }
+
   // MARK: - Desktop's vault
 
   /// The Node-checked legacy vault (10,000 iterations): the password typed with caps lock on.
