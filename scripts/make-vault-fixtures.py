@@ -74,10 +74,12 @@ def write(name: str, version: int, encrypted: str) -> None:
     print(f"wrote {name}")
 
 
-def pbkdf2_vault(salt_hex: str, iv_hex: str, mnemonic: str, iterations, version: int = 1) -> str:
+def pbkdf2_vault(
+    salt_hex: str, iv_hex: str, mnemonic: str, iterations, version: int = 1, password=PASSWORD
+) -> str:
     """`iterations=None` leaves keyMetadata out (legacy vaults: 10,000 iterations)."""
     salt, iv = bytes.fromhex(salt_hex), bytes.fromhex(iv_hex)
-    key = pbkdf2(PASSWORD, salt, iterations or 10_000)
+    key = pbkdf2(password, salt, iterations or 10_000)
     metadata = None if iterations is None else {"algorithm": "PBKDF2", "params": {"iterations": iterations}}
     return inner(seal(key, iv, mnemonic), iv, salt, metadata)
 
@@ -102,6 +104,19 @@ def main() -> None:
             "00112233445566778899aabbccddeeff",
             ABANDON_ART,
             None,
+        ),
+    )
+    # The password typed with shift on its first key and its last key dropped, for `recover
+    # password` (10,000 iterations, so a search of hundreds of candidates takes a second).
+    write(
+        "shifted-truncated.json",
+        1,
+        pbkdf2_vault(
+            "4444444444444444444444444444444444444444444444444444444444444444",
+            "44444444444444444444444444444444",
+            ABANDON_ABOUT,
+            10_000,
+            password="Correct horse battery stapl",
         ),
     )
     # A well-formed, decryptable vault that claims version 2: readers must refuse it.

@@ -59,16 +59,7 @@ package struct PassphraseSet: Sendable {
   /// passphrase; "\n" or "\r\n" ends a line, and the last line ending adds no line.
   package init(candidates file: SecureBytes) throws(RecoveryError) {
     guard file.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
-    var ranges: [Range<Int>] = []
-    file.withUnsafeBytes { raw in
-      var start = 0
-      for index in raw.indices where raw[index] == 0x0A {
-        let end = index > start && raw[index - 1] == 0x0D ? index - 1 : index
-        ranges.append(start..<end)
-        start = index + 1
-      }
-      if start < raw.count { ranges.append(start..<raw.count) }
-    }
+    let ranges = file.withUnsafeBytes(Self.lines)
     guard !ranges.isEmpty else { throw .noPassphrases }
     guard ranges.count <= Self.maximumCount else {
       throw .tooManyPassphrases(UInt64(ranges.count))
@@ -304,9 +295,23 @@ package struct PassphraseSet: Sendable {
 
   // MARK: - Building
 
+  /// The lines of a candidates file: "\n" or "\r\n" ends a line (not part of it), and the
+  /// last line ending adds no line.
+  static func lines(_ raw: UnsafeRawBufferPointer) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var start = 0
+    for index in raw.indices where raw[index] == 0x0A {
+      let end = index > start && raw[index - 1] == 0x0D ? index - 1 : index
+      ranges.append(start..<end)
+      start = index + 1
+    }
+    if start < raw.count { ranges.append(start..<raw.count) }
+    return ranges
+  }
+
   /// The distinct strings of `arena` at `ranges` (the first of equal ones kept) in one new
   /// buffer, its offsets, and the index in `ranges` of each kept.
-  private static func distinct(_ arena: SecureBytes, _ ranges: [Range<Int>])
+  static func distinct(_ arena: SecureBytes, _ ranges: [Range<Int>])
     -> (SecureBytes, [Int], [Int])
   {
     arena.withUnsafeBytes { raw in
@@ -427,7 +432,7 @@ package enum PassphraseEdit: Sendable, Equatable, CustomStringConvertible {
 
 /// How one string of a typo set was made: the string it was made from and the typo, packed in
 /// eight bytes (a set may hold millions).
-private struct Step {
+struct Step {
   private let parentIndex: UInt32
   private let packed: UInt32
 

@@ -24,15 +24,17 @@ package struct TypoModel: Sendable, Equatable {
 
   /// Calls `body` with each likely typo of `scalars` and what it did, class by class and, in a
   /// class, position by position, made in `edited` (room for one scalar more than `scalars`).
-  /// A typo that changes nothing is not made; two typos may make the same string.
+  /// A typo that changes nothing is not made; two typos may make the same string. With
+  /// `canonicalOrder` (a BIP-39 passphrase, compared in NFKD) combining marks a typo moved are
+  /// put back in canonical order; a password is hashed as typed, so it is left as made.
   func forEachTypo(
-    of scalars: ScalarBuffer, scratch edited: inout ScalarBuffer,
+    of scalars: ScalarBuffer, scratch edited: inout ScalarBuffer, canonicalOrder: Bool = true,
     _ body: (ScalarBuffer, PassphraseEdit) -> Void
   ) {
     let count = scalars.count
     edited.assign(scalars)
     func emit(_ edit: PassphraseEdit) {
-      NFKD.putInCanonicalOrder(&edited)
+      if canonicalOrder { NFKD.putInCanonicalOrder(&edited) }
       body(edited, edit)
       edited.assign(scalars)
     }

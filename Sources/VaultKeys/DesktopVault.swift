@@ -116,6 +116,17 @@ public struct DesktopVault: Sendable {
     return mnemonic
   }
 
+  // MARK: - Checking a password's key (a search over passwords)
+
+  /// The PBKDF2 salt, for deriving many candidates' keys in one batch.
+  package var keySalt: [UInt8] { salt }
+
+  /// Whether `key`, PBKDF2-HMAC-SHA256(password, `keySalt`, `iterations`, 32 bytes), opens the
+  /// vault: the AES-256-GCM tag verifies (a wrong key passes with probability 2^-128).
+  package func isKey(_ key: SecureBytes) -> Bool {
+    (try? AES.gcm256Open(key: key, iv: iv, ciphertext: ciphertext, tag: tag)) != nil
+  }
+
   // MARK: - The JSON around the ciphertext (nothing secret)
 
   /// One JSON object of the vault (the file, `encrypted`, or an object inside it) read with the

@@ -12,7 +12,37 @@ import VaultKeys
 /// Set by the SIGINT handler; read by the search loop, which then stops cleanly. A lock-free
 /// atomic, so the handler only stores to it.
 private let interruptFlag = Atomic<Bool>(false)
-private var interruptRequested: Bool { interruptFlag.load(ordering: .relaxed) }
+
+/// Ctrl-C and SIGTERM (a batch system preempting or requeuing a task sends it first) during a
+/// search, for both searches (`recover`, `recover password`): a flag the search polls.
+enum RecoverInterrupt {
+  /// Whether Ctrl-C or SIGTERM came.
+  static var requested: Bool { interruptFlag.load(ordering: .relaxed) }
+
+  /// Whether stderr is a terminal: one progress line redrawn, instead of lines appended.
+  static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+  /// Runs `body` with SIGINT and SIGTERM caught, then gives them back their default action.
+  static func catching<R>(_ body: () throws -> R) throws -> R {
+    // Initialised here, not first in the handler (a lazy global's initialiser is not
+    // async-signal-safe).
+    _ = requested
+    signal(SIGINT) { _ in interruptFlag.store(true, ordering: .relaxed) }
+    signal(SIGTERM) { _ in interruptFlag.store(true, ordering: .relaxed) }
+    defer {
+      signal(SIGINT, SIG_DFL)
+      signal(SIGTERM, SIG_DFL)
+    }
+    // A parent may have blocked SIGINT (the mask is inherited); the threads started in `body`
+    // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    sigaddset(&interrupt, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+    return try body()
+  }
+}
 
 /// `freedom-keys recover`: finds the missing, illegible, misspelt or swapped words of a phrase
 /// by deriving each candidate's identities and comparing them with what the user still has.
@@ -123,7 +153,7 @@ struct RecoverCommand: ParsableCommand {
         typos, maxHours, address, accounts, path, peerID, did, overlay, networkID,
         overlayNonce,
       ] + directoryOptions + [threads, shard, resume, out, progressInterval, json],
-      subcommands: [RecoverCollectCommand.self],
+      subcommands: [RecoverCollectCommand.self, RecoverPasswordCommand.self],
       usage: "[<options>]",
       runsWithoutSubcommand: true)
   }
@@ -194,19 +224,7 @@ struct RecoverCommand: ParsableCommand {
     givesDamage =
       [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
       || arguments.flag(Self.swaps)
-    if let text = arguments.value(Self.maxHours) {
-      guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
-        throw arguments.usage(
-          "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
-      }
-      maxHours = hours
-      // Digits and a point only, so the message repeats the number as it was written.
-      maxHoursText =
-        text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)"
-    } else {
-      maxHours = nil
-      maxHoursText = ""
-    }
+    (maxHours, maxHoursText) = try Self.readMaxHours(arguments)
     damage = RecoveryDamage(
       missingWords: try arguments.integer(Self.missing, in: 0...12) ?? 0,
       extraWords: try arguments.integer(Self.extra, in: 0...12) ?? 0,
@@ -257,6 +275,17 @@ struct RecoverCommand: ParsableCommand {
         "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
           + "without one only the words are counted")
     }
+  }
+
+  /// `--max-hours H` (nil when not given) and H as written, for messages.
+  static func readMaxHours(_ arguments: ParsedArguments) throws(CLIError) -> (Double?, String) {
+    guard let text = arguments.value(maxHours) else { return (nil, "") }
+    guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
+      throw arguments.usage(
+        "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
+    }
+    // Digits and a point only, so the message repeats the number as it was written.
+    return (hours, text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)")
   }
 
   /// Whether several passphrases are tried (the matching one is written beside --out).
@@ -328,32 +357,17 @@ struct RecoverCommand: ParsableCommand {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }
 
-    let report = RecoverReport(self, onTerminal: isatty(STDERR_FILENO) == 1)
-    // Initialised here, not first in the handler (a lazy global's initialiser is not
-    // async-signal-safe).
-    _ = interruptRequested
-    // SIGTERM too: a batch system preempting or requeuing a task sends it first.
-    signal(SIGINT) { _ in interruptFlag.store(true, ordering: .relaxed) }
-    signal(SIGTERM) { _ in interruptFlag.store(true, ordering: .relaxed) }
-    defer {
-      signal(SIGINT, SIG_DFL)
-      signal(SIGTERM, SIG_DFL)
-    }
-    // A parent may have blocked SIGINT (the mask is inherited); the threads started below
-    // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
-    var interrupt = sigset_t()
-    sigemptyset(&interrupt)
-    sigaddset(&interrupt, SIGINT)
-    sigaddset(&interrupt, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
-
+    let report = RecoverReport(self, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
     let result: RecoverySession.Result
     do {
-      result = try session.run(
-        checkpoint: resumePath.map(RecoverFiles.Checkpoint.init),
-        deadline: maxHours.map { .now() + .nanoseconds(Int($0 * 3.6e12)) },
-        progressInterval: progressSeconds ?? (report.onTerminal ? 1 : 30), collect: 100,
-        shouldStop: { interruptRequested }, onEvent: { report.say($0, session: session) })
+      result = try RecoverInterrupt.catching {
+        try session.run(
+          checkpoint: resumePath.map(RecoverFiles.Checkpoint.init),
+          deadline: maxHours.map { .now() + .nanoseconds(Int($0 * 3.6e12)) },
+          progressInterval: progressSeconds ?? (report.onTerminal ? 1 : 30), collect: 100,
+          shouldStop: { RecoverInterrupt.requested },
+          onEvent: { report.say($0, session: session) })
+      }
     } catch let error as RecoveryCheckpointError {
       throw RecoverFiles.checkpointFailure(resumePath ?? "", error)
     }

@@ -232,6 +232,15 @@ public struct Web3Keystore: Sendable {
     return (privateKey, keccakMatches ? .keccak256 : .sha3)
   }
 
+  /// Whether `derivedKey`, the KDF's 32 bytes for a password, gives the stored MAC: as
+  /// Keccak-256 (geth, bee, antd) or SHA3-256 (bee's files before 2022), as `decrypt` checks it.
+  package func macMatches(derivedKey: SecureBytes) -> Bool {
+    guard derivedKey.count == Self.derivedKeyByteCount else { return false }
+    let stored = SecureBytes(mac)
+    return SecureBytes(Self.keccakMAC(derivedKey: derivedKey, ciphertext: ciphertext)) == stored
+      || SecureBytes(Self.sha3MAC(derivedKey: derivedKey, ciphertext: ciphertext)) == stored
+  }
+
   /// Keccak-256(dk[16..<32] ‖ ciphertext).
   static func keccakMAC(derivedKey: SecureBytes, ciphertext: [UInt8]) -> [UInt8] {
     derivedKey.withUnsafeBytes { Keccak256.hash($0[16..<32] + ciphertext) }

@@ -1,0 +1,52 @@
+/// Why a password search cannot run or what it found cannot be used. Messages never quote a
+/// password, and name no option (the command line words those).
+package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Neither a remembered password nor any candidate was given, or the candidates file holds
+  /// no line.
+  case noPasswords
+  /// The passwords or candidates given are not valid UTF-8 text.
+  case invalidUTF8
+  /// The passwords to try would be more than can be held (about this many, before duplicates
+  /// are dropped).
+  case tooManyPasswords(UInt64)
+  /// A line of a token list holds a token that is only an anchor (`^`, `$`), or a `+` alone.
+  case invalidTokenLine(Int)
+  /// A token list has more lines than `PasswordTokens.maximumLines`.
+  case tooManyTokenLines(Int)
+  /// A checkpoint is not one a password search wrote (edited, damaged, another file).
+  case malformedCheckpoint
+  /// A checkpoint is of another password search (another file, other passwords).
+  case otherSearch
+  /// The key derivation could not run (scrypt's memory could not be had): why.
+  case kdfFailed(String)
+  /// A password gave the file's MAC or tag, but the file does not open with it as the app would
+  /// open it (the key does not match the address, the vault holds no mnemonic): why.
+  case damagedFile(String)
+
+  package var description: String {
+    switch self {
+    case .noPasswords:
+      "there is no password to try: give the password as remembered or a list of candidates, "
+        + "one a line"
+    case .invalidUTF8:
+      "the password candidates are not valid UTF-8 text"
+    case .tooManyPasswords(let count):
+      "the passwords to try would be more than \(count), more than can be held: allow fewer "
+        + "typos or give fewer candidates"
+    case .invalidTokenLine(let line):
+      "line \(line) of the token list holds a token that is only an anchor (^ or $) or a + "
+        + "with no token: write the tokens of a line separated by spaces"
+    case .tooManyTokenLines(let count):
+      "the token list has \(count) lines of tokens; at most \(PasswordTokens.maximumLines) "
+        + "can be searched: merge or drop some"
+    case .malformedCheckpoint:
+      "it is not a password search's checkpoint (changed or damaged)"
+    case .otherSearch:
+      "it is the checkpoint of another search (another file, or other passwords)"
+    case .kdfFailed(let reason):
+      "the key derivation could not run: \(reason)"
+    case .damagedFile(let reason):
+      "a password matched the file's check, but the file does not open with it: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import CryptoPrimitives
+import VaultKeys
+
+/// The passwords a password search tries, in order and each once: the one remembered, then
+/// those within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
+/// neighbouring key, an exchange, a symbol added; cheapest first, level by level), then those
+/// a token list makes, then the lines of a candidates file. The bytes are exactly what an app
+/// hashes: UTF-8 as given, never normalised. All of them live in one wiped buffer.
+package struct PasswordSet: Sendable {
+  /// Where a password came from, to say which one opened the file without quoting it.
+  package enum Origin: Sendable, Equatable {
+    /// The password as remembered.
+    case remembered
+    /// The remembered password with these typos, in the order made.
+    case typos([PassphraseEdit])
+    /// Made of these tokens of the token list, in this order.
+    case tokens([PasswordTokens.Choice])
+    /// The 1-based line of the candidates file.
+    case line(Int)
+  }
+
+  /// The passwords, one after the other.
+  private let bytes: SecureBytes
+  /// Password i is `bytes[offsets[i]..<offsets[i + 1]]`.
+  private let offsets: [Int]
+  /// Which string made password i is (the strings made: the remembered one and its typos, then
+  /// the lines).
+  private let made: [Int]
+  /// How each of the remembered password's strings was made (its typos' chain).
+  private let steps: [Step]
+  /// Where each level of typos ends among the strings made (level 0: the remembered one).
+  private let levelEnds: [Int]
+  /// The token list, whose passwords were made after the typos (`tokenStrings` of them).
+  private let tokens: PasswordTokens?
+  private let tokenStrings: Int
+  /// For the strings made from lines (after the tokens'): the 1-based line.
+  private let lines: [Int]
+
+  /// More passwords than this (before duplicates are dropped) are refused, as for passphrases.
+  package static let maximumCount = PassphraseSet.maximumCount
+  /// More bytes of passwords than this (before duplicates are dropped) are refused.
+  static let maximumByteCount = PassphraseSet.maximumByteCount
+
+  /// The number of passwords.
+  package var count: Int { offsets.count - 1 }
+
+  /// The remembered password (if any) and every password within `typos` likely typos of it,
+  /// then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n" or
+  /// "\r\n" ends a line, an empty line is the empty password, the last line ending adds no
+  /// line). How many there may be is bounded before any is made; duplicates are dropped where
+  /// they come again, so `count` is exact.
+  package init(
+    remembered: SecureBytes?, typos: Int = 0, model: TypoModel = TypoModel(),
+    tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
+  ) throws(PasswordRecoveryError) {
+    let typos = remembered == nil ? 0 : max(0, typos)
+    let lineRanges = candidates?.withUnsafeBytes(PassphraseSet.lines) ?? []
+    if let candidates {
+      guard candidates.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
+      guard !lineRanges.isEmpty else { throw .noPasswords }
+    }
+    guard remembered != nil || tokens != nil || !lineRanges.isEmpty else { throw .noPasswords }
+    let length: Int
+    if let remembered {
+      guard let scalars = remembered.withUnsafeBytes(ScalarBuffer.scalarCount) else {
+        throw .invalidUTF8
+      }
+      length = scalars
+    } else {
+      length = 0
+    }
+
+    // Count first: the strings the typos make and their bytes, before any is made.
+    var raw = (remembered == nil ? 0 : 1) + lineRanges.count
+    var byteBound = (remembered?.count ?? 0) + (candidates?.count ?? 0)
+    var tokenStrings = 0
+    if let tokens {
+      guard let count = tokens.count(limit: Self.maximumCount - raw) else {
+        throw .tooManyPasswords(UInt64(Self.maximumCount) + 1)
+      }
+      tokenStrings = count
+      raw += count
+      byteBound += count * tokens.maximumByteCount
+      guard byteBound <= Self.maximumByteCount else { throw .tooManyPasswords(UInt64(raw)) }
+    }
+    guard raw <= Self.maximumCount else { throw .tooManyPasswords(UInt64(raw)) }
+    if let remembered, typos > 0 {
+      let width = remembered.withUnsafeBytes { raw in
+        ScalarBuffer.withWiped(capacity: length) { alphabet in
+          alphabet.append(utf8: raw)
+          return model.maximumUTF8Width(alphabet)
+        }
+      }
+      var level = [length: 1]
+      for _ in 0..<typos {
+        var next: [Int: Int] = [:]
+        for (length, number) in level {
+          for (change, ways) in model.typoBound(length: length) {
+            let (product, overflow) = number.multipliedReportingOverflow(by: ways)
+            guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount
+            else { throw .tooManyPasswords(UInt64(Self.maximumCount) + 1) }
+            raw += product
+            next[length + change, default: 0] += product
+            byteBound += product * (length + change) * width
+            guard byteBound <= Self.maximumByteCount else {
+              throw .tooManyPasswords(UInt64(raw))
+            }
+          }
+        }
+        level = next
+      }
+    }
+
+    // Every string, level by level, then the lines, into one wiped buffer.
+    var ranges: [Range<Int>] = []
+    var steps: [Step] = []
+    var levelEnds: [Int] = []
+    ranges.reserveCapacity(raw)
+    let arena = SecureBytes(count: byteBound) { target in
+      var cursor = 0
+      if let remembered {
+        remembered.withUnsafeBytes {
+          UnsafeMutableRawBufferPointer(rebasing: target[0..<$0.count]).copyMemory(from: $0)
+          cursor = $0.count
+        }
+        ranges.append(0..<cursor)
+        // The remembered string's own step is never read: a chain ends at string 0.
+        steps.append(Step(parent: 0, edit: .capsLock))
+        levelEnds.append(1)
+        ScalarBuffer.withWiped(capacity: length + typos) { scalars in
+          ScalarBuffer.withWiped(capacity: length + typos + 1) { edited in
+            var level = 0..<1
+            for _ in 0..<typos {
+              let start = ranges.count
+              for variant in level {
+                scalars.removeAll()
+                scalars.append(utf8: UnsafeRawBufferPointer(rebasing: target[ranges[variant]]))
+                model.forEachTypo(of: scalars, scratch: &edited, canonicalOrder: false) {
+                  made, edit in
+                  let begin = cursor
+                  cursor = made.encode(into: target, at: cursor)
+                  ranges.append(begin..<cursor)
+                  steps.append(Step(parent: variant, edit: edit))
+                }
+              }
+              level = start..<ranges.count
+              levelEnds.append(ranges.count)
+            }
+          }
+        }
+      }
+      tokens.map { tokens in
+        tokens.forEachPassword { _, pieces in
+          let begin = cursor
+          cursor = tokens.write(pieces, into: target, at: cursor)
+          ranges.append(begin..<cursor)
+          return true
+        }
+      }
+      candidates?.withUnsafeBytes { file in
+        for line in lineRanges {
+          let slot = UnsafeMutableRawBufferPointer(
+            rebasing: target[cursor..<(cursor + line.count)])
+          slot.copyMemory(from: UnsafeRawBufferPointer(rebasing: file[line]))
+          ranges.append(cursor..<(cursor + line.count))
+          cursor += line.count
+        }
+      }
+    }
+    let (bytes, offsets, kept) = PassphraseSet.distinct(arena, ranges)
+    self.bytes = bytes
+    self.offsets = offsets
+    made = kept
+    self.steps = steps
+    self.levelEnds = levelEnds
+    self.tokens = tokens
+    self.tokenStrings = tokenStrings
+    lines = lineRanges.indices.map { $0 + 1 }
+  }
+
+  /// The passwords of each level of typos, in order: the remembered one, then those one
+  /// typo away, and so on (each password in the level it first comes in); empty without a
+  /// remembered password.
+  package var typoLevels: [Range<Int>] {
+    // The kept strings are in the order made, so a level's passwords are those kept below
+    // its end.
+    let ends = levelEnds.map { end in
+      var (low, high) = (0, made.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if made[middle] < end { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    return ends.indices.map { ($0 == 0 ? 0 : ends[$0 - 1])..<ends[$0] }
+  }
+
+  /// Password `index`, in a new wiped buffer.
+  package func password(_ index: Int) -> SecureBytes {
+    bytes[offsets[index]..<offsets[index + 1]]
+  }
+
+  /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search.
+  package func passwords(_ range: Range<Int>) -> [SecureBytes] {
+    range.map(password)
+  }
+
+  /// How password `index` is told apart without quoting it.
+  package func origin(_ index: Int) -> Origin {
+    let string = made[index]
+    if string >= steps.count + tokenStrings {
+      return .line(lines[string - steps.count - tokenStrings])
+    }
+    if string >= steps.count, let tokens {
+      // Made again up to it, in the same order: the choices are not kept per password.
+      var skip = string - steps.count
+      var choices: [PasswordTokens.Choice] = []
+      tokens.forEachPassword { chosen, _ in
+        guard skip == 0 else {
+          skip -= 1
+          return true
+        }
+        choices = chosen
+        return false
+      }
+      return .tokens(choices)
+    }
+    guard string != 0 else { return .remembered }
+    var edits: [PassphraseEdit] = []
+    var current = string
+    while current != 0 {
+      edits.append(steps[current].edit)
+      current = steps[current].parent
+    }
+    return .typos(edits.reversed())
+  }
+}

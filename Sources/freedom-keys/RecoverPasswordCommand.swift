@@ -1,0 +1,344 @@
+import CommandLineKit
+import CryptoPrimitives
+import Dispatch
+import FoundationEssentials
+import FreedomNodes
+import NodeFiles
+import PhraseRecovery
+import VaultKeys
+
+/// `freedom-keys recover password`: opens desktop Freedom's vault or a web3 v3 keystore from
+/// the password as remembered (and its likely typos) or a list of candidates.
+struct RecoverPasswordCommand: ParsableCommand {
+  static let vault = Option.value(
+    "vault", "path", help: "Target: desktop's identity-vault.json.")
+  static let keystore = Option.value(
+    "keystore", "path", help: "Target: a web3 v3 keystore (scrypt or pbkdf2).")
+  static let freedomDir = SharedOptions.freedomDir(help: "Target: the installation's vault.")
+  static let beeDir = Option.value("bee-dir", "dir", help: "Target: bee's <dir>/keys/swarm.key.")
+  static let antdDir = Option.value(
+    "antd-dir", "dir", help: "Target: antd's <dir>/keys/swarm.key.")
+  static let passwordFile = Option.value(
+    "password-file", "path", help: "The password as remembered, tried first.")
+  static let passwordTypos = Option.value(
+    "password-typos", "k", help: "And its likely typos, up to K (0-3).")
+  static let passwordCandidates = Option.value(
+    "password-candidates", "path", help: "Try each line of <path> as the password.")
+  static let tokens = Option.value(
+    "tokens", "path", help: "Try the passwords <path>'s tokens make.")
+  static let out = Option.value(
+    "out", "path", help: "Write the password found to a new file (0600).")
+
+  static let targetOptions = [vault, keystore, freedomDir, beeDir, antdDir]
+
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "password",
+      abstract: "Find the password of a vault or keystore.",
+      discussion: """
+        One target: --vault (desktop Freedom's identity/identity-vault.json: PBKDF2-
+        HMAC-SHA256, 900,000 iterations, AES-256-GCM), --freedom-dir (that file of an
+        installation; --profile as for verify), --keystore (a web3 v3 keystore, scrypt
+        or pbkdf2, checked by its Keccak-256 MAC as geth, bee and antd check it), or
+        --bee-dir / --antd-dir (their keys/swarm.key). A candidate is right when the
+        file opens with it. The candidates: the password in --password-file as
+        remembered (one trailing newline dropped), then with --password-typos K every
+        password within K likely typos of it, cheapest first (caps lock, shift on a
+        key, a key dropped, doubled or replaced by its neighbour on --keyboard's
+        layout, two keys exchanged, a digit or symbol added), then the passwords of
+        --tokens (btcrecover's token list: a line holds alternatives, a password
+        takes at most one token of each line, in any order; a line beginning with
+        "+ " is required; ^abc comes first, abc$ last; # begins a comment line), then
+        each line of --password-candidates. With --password-file alone, the password as
+        remembered, one likely typo and two likely typos are searched in turn (phases,
+        each announced). Each candidate is tried as its UTF-8 bytes, never normalised,
+        and each once; they are counted before the search. The password is never
+        printed: stdout says which candidate opened the file (the one remembered with
+        caps lock; candidate line 4), and --out writes it to a new file (mode 0600,
+        checked before the search). Secrets never come from the command line:
+        --password is refused. Progress is on stderr. Ctrl-C stops; --max-hours H
+        stops after H hours; with --resume FILE the next run continues where it
+        stopped (the checkpoint names the password found by its number only). Exit
+        status: 0 found, 4 every candidate tried without a match, 1 errors, 2 usage
+        errors, 130 interrupted.
+        """,
+      options: targetOptions + [
+        ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,
+        RecoverCommand.keyboard, RecoverCommand.maxHours, RecoverCommand.resume,
+        RecoverCommand.threads, out,
+        RecoverCommand.progressInterval,
+        RecoverCommand.json,
+      ])
+  }
+
+  /// The file whose password is looked for, as given.
+  let target: (option: Option, path: String)
+  let profileName: String?
+  let passwordPath: String?
+  let typoCount: Int
+  /// Only the password as remembered: its levels of typos are searched in turn (phases).
+  let automatic: Bool
+  let candidatesPath: String?
+  let tokensPath: String?
+  let typoModel: TypoModel
+  let threadCount: Int
+  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
+  let maxHours: Double?
+  let maxHoursText: String
+  /// `--resume`: the checkpoint file.
+  let resumePath: String?
+  let outputPath: String?
+  /// Seconds between progress lines; nil: 1 on a terminal, else 30.
+  let progressSeconds: Double?
+  let printsJSON: Bool
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    let targets = Self.targetOptions.compactMap { option in
+      arguments.value(option).map { (option: option, path: $0) }
+    }
+    guard targets.count == 1, let target = targets.first else {
+      throw arguments.usage(
+        "give one file to open: --vault, --keystore, --freedom-dir, --bee-dir or --antd-dir")
+    }
+    guard !target.path.isEmpty else { throw arguments.usage("\(target.option.synopsis) is empty") }
+    self.target = target
+    profileName = try arguments.nonEmpty(ExportFreedomCommand.profile)
+    if profileName != nil, target.option != Self.freedomDir {
+      throw arguments.usage("--profile <id> only applies with --freedom-dir <dir>")
+    }
+    passwordPath = try arguments.nonEmpty(Self.passwordFile)
+    candidatesPath = try arguments.nonEmpty(Self.passwordCandidates)
+    tokensPath = try arguments.nonEmpty(Self.tokens)
+    guard passwordPath != nil || candidatesPath != nil || tokensPath != nil else {
+      throw arguments.usage(
+        "give the password as remembered (--password-file PATH), candidates "
+          + "(--password-candidates PATH) or tokens (--tokens PATH)")
+    }
+    typoCount = try arguments.integer(Self.passwordTypos, in: 0...3) ?? 0
+    automatic =
+      passwordPath != nil && arguments.value(Self.passwordTypos) == nil
+      && candidatesPath == nil && tokensPath == nil
+    if arguments.value(Self.passwordTypos) != nil, passwordPath == nil {
+      throw arguments.usage(
+        "--password-typos <k> needs --password-file PATH: the password as remembered")
+    }
+    if [passwordPath, candidatesPath, tokensPath].filter({ $0 == "-" }).count > 1 {
+      throw arguments.usage("only one of the files given can be standard input ('-')")
+    }
+    let layout =
+      arguments.value(RecoverCommand.keyboard).map { KeyboardLayout(name: $0) } ?? .qwerty
+    guard let layout else {
+      throw arguments.usage("--keyboard <layout> must be qwerty, qwertz or azerty")
+    }
+    typoModel = TypoModel(keyboard: layout)
+    threadCount =
+      try arguments.integer(RecoverCommand.threads, in: 1...1024)
+      ?? ProcessInfo.processInfo.activeProcessorCount
+    (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
+    outputPath = try arguments.nonEmpty(Self.out)
+    resumePath = try arguments.nonEmpty(RecoverCommand.resume)
+    if let text = arguments.value(RecoverCommand.progressInterval) {
+      guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+        throw arguments.usage(
+          "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
+            + "as in --progress-interval 30")
+      }
+      progressSeconds = seconds
+    } else {
+      progressSeconds = nil
+    }
+    printsJSON = arguments.flag(RecoverCommand.json)
+  }
+
+  func run() throws {
+    // The file first (public data), so a wrong path fails before a secret is read.
+    let (file, passwordTarget) = try readTarget()
+    if let outputPath { try RecoverFiles.checkOutput(outputPath) }
+    let passwords = try readPasswords()
+    let search = PasswordSearch(target: passwordTarget, passwords: passwords, threads: threadCount)
+    let report = RecoverPasswordReport(
+      self, file: file, search: search, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
+    report.announce()
+    let checkpoint = try resumePath.map { try PasswordCheckpointFile(path: $0, search: search) }
+    var startAt = 0
+    if let checkpoint, let saved = checkpoint.saved {
+      if let found = saved.found {
+        report.say(
+          "found earlier: \(checkpoint.path) records which password opened the file; it was "
+            + "opened again, nothing was searched")
+        return try report.finish(try search.reopen(found), searched: 0)
+      }
+      startAt = min(saved.doneBelow, passwords.count)
+      report.say(
+        "resuming from \(checkpoint.path): the first \(RecoverReport.grouped(UInt64(startAt))) "
+          + "passwords were tried")
+    }
+    // With only the password as remembered: each level of typos in turn, announced.
+    let labels = ["the password as remembered", "one likely typo", "two likely typos"]
+    let phases =
+      automatic ? Array(zip(labels, passwords.typoLevels)) : [("", 0..<passwords.count)]
+    let interval = progressSeconds ?? (report.onTerminal ? 1 : 30)
+    var searched: UInt64 = 0
+    let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
+    var expired: Bool { deadline.map { DispatchTime.now() >= $0 } ?? false }
+    for (number, (label, whole)) in phases.enumerated() {
+      if automatic { report.phase(number + 1, of: phases.count, label, count: whole.count) }
+      // What a checkpoint records as tried is not tried again.
+      let range = min(max(whole.lowerBound, startAt), whole.upperBound)..<whole.upperBound
+      var shown = 0.0
+      var lastSaved = 0.0
+      let outcome = try RecoverInterrupt.catching {
+        try search.run(range: range) { progress in
+          if progress.seconds - shown >= interval {
+            shown = progress.seconds
+            report.show(progress, of: range.count)
+          }
+          if let checkpoint, progress.seconds - lastSaved >= 5 {
+            lastSaved = progress.seconds
+            try? checkpoint.save(doneBelow: progress.doneBelow)
+          }
+          return !RecoverInterrupt.requested && !expired
+        }
+      }
+      report.clearProgress()
+      try checkpoint?.save(doneBelow: outcome.progress.doneBelow, found: outcome.found?.index)
+      searched += outcome.progress.searched
+      if outcome.found == nil, outcome.isComplete, number + 1 < phases.count {
+        report.phaseExhausted(number + 1, of: phases.count, label, count: whole.count)
+        continue
+      }
+      return try report.finish(outcome, searched: searched, expired: expired)
+    }
+  }
+
+  /// The file to open, as messages name it, and its check; read before any secret.
+  private func readTarget() throws -> (file: String, target: PasswordTarget) {
+    let (option, path) = target
+    switch option {
+    case Self.vault:
+      let json = try SecretInput.read(
+        SecretSource(role: "vault", path: path), limit: DesktopVault.maxByteCount,
+        warnsIfShared: false)
+      return (path, .vault(try Self.vault(json, file: path)))
+    case Self.keystore:
+      guard let bytes = try ExportFiles.read(path) else {
+        throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs a keystore")
+      }
+      do {
+        return (path, .keystore(try Web3Keystore(json: bytes)))
+      } catch {
+        throw CLIError.failure("\(path) is not a web3 v3 keystore: \(error)")
+      }
+    case Self.freedomDir:
+      let installation = try NodeText.run(.recover(option)) {
+        try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
+          ?? DesktopInstallation(userData: path)
+      }
+      let json = try NodeText.run(.recover(option)) {
+        try installation.requireRightDirectory()
+        return try NodeSession.reading(installation, events: NodeText.show) { $0.vault }
+      }
+      guard let json else {
+        throw CLIError.failure(
+          "\(installation.vaultPath) does not exist: this installation has no vault to open")
+      }
+      return (installation.vaultPath, .vault(try Self.vault(json, file: installation.vaultPath)))
+    default:
+      let stored = try NodeText.run(.recover(option)) {
+        option == Self.beeDir
+          ? try NodeSession.reading(Bee(directory: path), events: NodeText.show) { $0.keystore }
+          : try NodeSession.reading(Antd(directory: path), events: NodeText.show) { $0.keystore }
+      }
+      let file = NodePath.join(path, Bee.keystoreFile)
+      switch stored {
+      case .present(let keystore): return (file, .keystore(keystore))
+      case .absent:
+        throw CLIError.failure("\(file) does not exist: \(option.synopsis) needs it to open")
+      case .unreadable(let problem): throw CLIError.failure(problem.description)
+      }
+    }
+  }
+
+  private static func vault(_ json: SecureBytes, file: String) throws -> DesktopVault {
+    do {
+      return try DesktopVault(json: json)
+    } catch {
+      throw CLIError.failure("\(file) is not a desktop Freedom identity vault: \(error)")
+    }
+  }
+
+  /// The remembered password (one trailing line ending dropped) and its typos, the passwords
+  /// of the token list, then the candidates file's lines.
+  private func readPasswords() throws -> PasswordSet {
+    let remembered = try passwordPath.map { path in
+      SecretInput.droppingLineEnding(
+        try SecretInput.read(SecretSource(role: "password", path: path)))
+    }
+    let candidates = try candidatesPath.map { path in
+      try SecretInput.read(
+        SecretSource(role: "password candidates", path: path),
+        limit: RecoverCommand.candidatesByteLimit)
+    }
+    let tokenFile = try tokensPath.map { path in
+      try SecretInput.read(
+        SecretSource(role: "password tokens", path: path),
+        limit: RecoverCommand.candidatesByteLimit)
+    }
+    if automatic, let remembered {
+      // Two likely typos, or one when two would be too many to hold.
+      for typos in [2, 1] {
+        if let set = try? PasswordSet(remembered: remembered, typos: typos, model: typoModel) {
+          return set
+        }
+      }
+    }
+    do {
+      return try PasswordSet(
+        remembered: remembered, typos: typoCount, model: typoModel,
+        tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
+          try PasswordTokens(file: file)
+        }, candidates: candidates)
+    } catch .tooManyPasswords(let count) {
+      throw CLIError.failure(
+        "the passwords to try would be more than \(RecoverReport.grouped(count)), more than can "
+          + "be held: give a lower --password-typos or fewer candidates")
+    } catch {
+      throw CLIError.failure(error.description)
+    }
+  }
+}
+
+/// A password search's checkpoint kept in a file (`--resume`), replaced atomically (0600).
+private struct PasswordCheckpointFile {
+  let path: String
+  let search: [UInt8]
+  /// The checkpoint the file held, checked against this search.
+  let saved: PasswordCheckpoint?
+
+  init(path: String, search: PasswordSearch) throws {
+    self.path = path
+    self.search = try search.searchHash()
+    guard let bytes = try ExportFiles.read(path) else {
+      saved = nil
+      return
+    }
+    let checkpoint: PasswordCheckpoint
+    do {
+      checkpoint = try PasswordCheckpoint(json: bytes.withUnsafeBytes { Array($0) })
+      guard checkpoint.search == self.search else { throw PasswordRecoveryError.otherSearch }
+    } catch let error as PasswordRecoveryError {
+      throw CLIError.failure(
+        "\(path): \(error): give another --resume file, or the same file and passwords as before")
+    }
+    saved = checkpoint
+  }
+
+  func save(doneBelow: Int, found: Int? = nil) throws {
+    let bytes = PasswordCheckpoint(search: search, doneBelow: doneBelow, found: found).jsonBytes()
+    do {
+      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .replace)
+    } catch {
+      throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
+    }
+  }
+}
