@@ -29,6 +29,29 @@ protocol OpenSSLSHA2 {
 }
 
 /// SHA-512 from libcrypto.
+extension OpenSSLSHA2 {
+  /// RFC 2104 keying: `inner` and `outer` after one block of K ⊕ ipad and K ⊕ opad, K being
+  /// `key` (hashed first when longer than a block). `pad`, one block of scratch, is left zeroed.
+  static func keyHMAC(
+    _ key: UnsafeRawBufferPointer, inner: UnsafeMutablePointer<Context>,
+    outer: UnsafeMutablePointer<Context>, pad: UnsafeMutableRawBufferPointer
+  ) {
+    pad.initializeMemory(as: UInt8.self, repeating: 0)
+    if key.count > blockByteCount {
+      hash(key, into: pad.baseAddress!)
+    } else if key.count > 0 {
+      pad.baseAddress!.copyMemory(from: key.baseAddress!, byteCount: key.count)
+    }
+    for i in 0..<blockByteCount { pad[i] ^= 0x36 }
+    initialize(inner)
+    update(inner, UnsafeRawBufferPointer(pad))
+    for i in 0..<blockByteCount { pad[i] ^= 0x36 ^ 0x5c }
+    initialize(outer)
+    update(outer, UnsafeRawBufferPointer(pad))
+    pad.initializeMemory(as: UInt8.self, repeating: 0)
+  }
+}
+
 enum OpenSSLSHA512: OpenSSLSHA2 {
   typealias Context = SHA512_CTX
   typealias Word = UInt64

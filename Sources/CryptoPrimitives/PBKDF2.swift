@@ -111,21 +111,9 @@ public enum PBKDF2 {
 
     /// Keys the inner and outer states with `password` (RFC 2104), using innerBlock as K ⊕ pad.
     func key(_ password: UnsafeRawBufferPointer) {
-      let blockBytes = H.blockByteCount
-      let pad = UnsafeMutableRawBufferPointer(start: innerBlock, count: blockBytes)
-      pad.initializeMemory(as: UInt8.self, repeating: 0)
-      if password.count > blockBytes {
-        H.hash(password, into: innerBlock)
-      } else if password.count > 0 {
-        pad.copyMemory(from: password)
-      }
-      for i in 0..<blockBytes { pad[i] ^= 0x36 }
-      H.initialize(inner)
-      H.update(inner, UnsafeRawBufferPointer(pad))
-      for i in 0..<blockBytes { pad[i] ^= 0x36 ^ 0x5c }
-      H.initialize(outer)
-      H.update(outer, UnsafeRawBufferPointer(pad))
-      pad.initializeMemory(as: UInt8.self, repeating: 0)
+      H.keyHMAC(
+        password, inner: inner, outer: outer,
+        pad: UnsafeMutableRawBufferPointer(start: innerBlock, count: H.blockByteCount))
     }
 
     /// T_i = U_1 ⊕ … ⊕ U_c into `t`.

@@ -471,20 +471,29 @@ final class MultiBufferLibrary: @unchecked Sendable {
     let laneBytes = 5 * digest
     let contextBytes = (MemoryLayout<H.Context>.stride + 63) & ~63
     let firstMessagesBytes = salts.reduce(0) { $0 + $1.count + 4 }
-    let total = jobsBytes + count * laneBytes + contextBytes + H.blockByteCount + firstMessagesBytes
-    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 64)
-    memory.initializeMemory(as: UInt8.self, repeating: 0)
-    _ = sodium_mlock(memory.baseAddress!, total)
-    defer {
-      sodium_memzero(memory.baseAddress!, total)
-      _ = sodium_munlock(memory.baseAddress!, total)
-      memory.deallocate()
+    let total =
+      jobsBytes + count * laneBytes + 2 * contextBytes + H.blockByteCount + firstMessagesBytes
+    return withLockedScratch(byteCount: total) { base in
+      deriveBurst(
+        H.self, manager, passwords, salts, iterations, scratch: base, jobBytes: jobBytes,
+        jobsBytes: jobsBytes, contextBytes: contextBytes)
     }
-    let base = memory.baseAddress!
+  }
+
+  private func deriveBurst<H: MultiBufferHMAC>(
+    _ hash: H.Type, _ manager: UnsafeMutableRawPointer, _ passwords: ArraySlice<SecureBytes>,
+    _ salts: ArraySlice<SecureBytes>, _ iterations: Int, scratch base: UnsafeMutableRawPointer,
+    jobBytes: Int, jobsBytes: Int, contextBytes: Int
+  ) -> [SecureBytes]? {
+    let count = passwords.count
+    let digest = H.digestByteCount
+    let laneBytes = 5 * digest
     let jobs = base
     let lanes = base + jobsBytes
-    let context = (lanes + count * laneBytes).bindMemory(to: H.Context.self, capacity: 1)
-    let pad = UnsafeMutableRawPointer(context) + contextBytes
+    let inner = (lanes + count * laneBytes).bindMemory(to: H.Context.self, capacity: 1)
+    let outer = (UnsafeMutableRawPointer(inner) + contextBytes).bindMemory(
+      to: H.Context.self, capacity: 1)
+    let pad = UnsafeMutableRawPointer(outer) + contextBytes
     var firstMessage = pad + H.blockByteCount
     func job(_ i: Int) -> UnsafeMutableRawPointer { jobs + i * jobBytes }
     func ipad(_ i: Int) -> UnsafeMutableRawPointer { lanes + i * laneBytes }
@@ -495,21 +504,9 @@ final class MultiBufferLibrary: @unchecked Sendable {
     // RFC 2104 keying, the compressions OpenSSL's: the state words after K ⊕ ipad and K ⊕ opad.
     let padBuffer = UnsafeMutableRawBufferPointer(start: pad, count: H.blockByteCount)
     for (i, password) in passwords.enumerated() {
-      padBuffer.initializeMemory(as: UInt8.self, repeating: 0)
-      password.withUnsafeBytes { key in
-        if key.count > H.blockByteCount {
-          H.hash(key, into: pad)
-        } else if key.count > 0 {
-          pad.copyMemory(from: key.baseAddress!, byteCount: key.count)
-        }
-      }
-      for (target, byte) in [(ipad(i), UInt8(0x36)), (opad(i), UInt8(0x5c))] {
-        for k in 0..<H.blockByteCount { padBuffer[k] ^= byte }
-        H.initialize(context)
-        H.update(context, UnsafeRawBufferPointer(padBuffer))
-        target.copyMemory(from: UnsafeRawPointer(context) + H.stateOffset, byteCount: digest)
-        for k in 0..<H.blockByteCount { padBuffer[k] ^= byte }
-      }
+      password.withUnsafeBytes { H.keyHMAC($0, inner: inner, outer: outer, pad: padBuffer) }
+      ipad(i).copyMemory(from: UnsafeRawPointer(inner) + H.stateOffset, byteCount: digest)
+      opad(i).copyMemory(from: UnsafeRawPointer(outer) + H.stateOffset, byteCount: digest)
       H.prepare(job: job(i), ipad: ipad(i), opad: opad(i))
       let salt = salts[salts.startIndex + i]
       salt.withUnsafeBytes {
@@ -519,8 +516,7 @@ final class MultiBufferLibrary: @unchecked Sendable {
       fk_imb_job_set_message(job(i), firstMessage, UInt64(salt.count + 4), u(i, 0))
       firstMessage += salt.count + 4
     }
-    padBuffer.initializeMemory(as: UInt8.self, repeating: 0)
-    sodium_memzero(context, contextBytes)
+    sodium_memzero(inner, 2 * contextBytes)
 
     // U_1 = HMAC(P, S ‖ INT(1)), then U_j = HMAC(P, U_{j−1}) with U alternating between two
     // buffers; T = U_1 ⊕ … ⊕ U_c. XOR is bytewise, so T needs no byte swapping.

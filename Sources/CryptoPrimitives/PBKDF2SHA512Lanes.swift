@@ -1,6 +1,5 @@
 internal import COpenSSL
 internal import CSHA512Lanes
-internal import CSodium
 
 /// PBKDF2-HMAC-SHA512 with 64-byte keys for several candidates side by side, one candidate a
 /// SIMD lane, on freedom-keys' own kernel (`CSHA512Lanes`): 8 lanes with AVX-512, 4 with AVX2.
@@ -29,21 +28,22 @@ enum PBKDF2SHA512Lanes {
     _ arch: Architecture, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
   ) -> [SecureBytes] {
     let lanes = laneCount(arch)
-    let words = H.digestByteCount / 8
     let contextBytes = (MemoryLayout<H.Context>.stride + 63) & ~63
     // Three contexts (keyed inner, keyed outer, working), the pad block, the inner digest, and
     // per lane the two pad states, U_1 and T: one locked allocation, wiped before it is freed.
     let laneBytes = lanes * H.digestByteCount
     let total = 3 * contextBytes + H.blockByteCount + H.digestByteCount + 4 * laneBytes
-    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 64)
-    memory.initializeMemory(as: UInt8.self, repeating: 0)
-    _ = sodium_mlock(memory.baseAddress!, total)
-    defer {
-      sodium_memzero(memory.baseAddress!, total)
-      _ = sodium_munlock(memory.baseAddress!, total)
-      memory.deallocate()
+    return withLockedScratch(byteCount: total) { base in
+      derive(arch, passwords, salts, iterations, scratch: base, contextBytes: contextBytes)
     }
-    let base = memory.baseAddress!
+  }
+
+  private static func derive(
+    _ arch: Architecture, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int,
+    scratch base: UnsafeMutableRawPointer, contextBytes: Int
+  ) -> [SecureBytes] {
+    let lanes = laneCount(arch)
+    let words = H.digestByteCount / 8
     let inner = base.bindMemory(to: H.Context.self, capacity: 1)
     let outer = (base + contextBytes).bindMemory(to: H.Context.self, capacity: 1)
     let work = (base + 2 * contextBytes).bindMemory(to: H.Context.self, capacity: 1)
@@ -63,7 +63,7 @@ enum PBKDF2SHA512Lanes {
       // Unused lanes repeat the last candidate; their results are dropped.
       for lane in 0..<lanes {
         let index = start + min(lane, valid - 1)
-        key(passwords[index], inner: inner, outer: outer, pad: pad)
+        passwords[index].withUnsafeBytes { H.keyHMAC($0, inner: inner, outer: outer, pad: pad) }
         UnsafeMutableRawPointer(ipad + 8 * lane).copyMemory(
           from: UnsafeRawPointer(inner) + H.stateOffset, byteCount: H.digestByteCount)
         UnsafeMutableRawPointer(opad + 8 * lane).copyMemory(
@@ -96,28 +96,6 @@ enum PBKDF2SHA512Lanes {
       start += valid
     }
     return keys
-  }
-
-  /// RFC 2104 keying: `inner` and `outer` after one block of K ⊕ ipad and K ⊕ opad.
-  private static func key(
-    _ password: SecureBytes, inner: UnsafeMutablePointer<H.Context>,
-    outer: UnsafeMutablePointer<H.Context>, pad: UnsafeMutableRawBufferPointer
-  ) {
-    pad.initializeMemory(as: UInt8.self, repeating: 0)
-    password.withUnsafeBytes { key in
-      if key.count > H.blockByteCount {
-        H.hash(key, into: pad.baseAddress!)
-      } else if key.count > 0 {
-        pad.baseAddress!.copyMemory(from: key.baseAddress!, byteCount: key.count)
-      }
-    }
-    for i in 0..<H.blockByteCount { pad[i] ^= 0x36 }
-    H.initialize(inner)
-    H.update(inner, UnsafeRawBufferPointer(pad))
-    for i in 0..<H.blockByteCount { pad[i] ^= 0x36 ^ 0x5c }
-    H.initialize(outer)
-    H.update(outer, UnsafeRawBufferPointer(pad))
-    pad.initializeMemory(as: UInt8.self, repeating: 0)
   }
 
   private static func restore(
