@@ -84,7 +84,7 @@ private let knownAddress = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
     password: SecureBytes(utf8: mnemonic), salt: vaultSalt, iterations: vaultIterations,
     keyByteCount: 32
   ).revealHex()
-  for engine in PBKDF2SHA512Batch.availableEngines {
+  for engine in PBKDF2SHA256Batch.availableEngines {
     let count = engine == .singleStream ? 2 : 32
     let passwords = [SecureBytes](repeating: SecureBytes(utf8: mnemonic), count: count)
     let salts = [SecureBytes](repeating: vaultSalt, count: count)

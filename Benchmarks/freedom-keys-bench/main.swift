@@ -44,6 +44,7 @@ struct Report: Encodable {
   var recoverKernels: RecoverKernelReport?
   /// `recover` as a whole, ×hashlib, on every engine (RecoverEndToEnd.swift).
   var recoverEndToEnd: RecoverEndToEndReport?
+  var aheadOfHashcat: AheadOfHashcatReport?
   /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
   var wholeProcess: WholeProcessResult?
   /// `recover`'s peak RSS against the parts of its search (RecoverMemory.swift).
@@ -246,6 +247,7 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
 // MARK: - recover, end to end (RecoverEndToEnd.swift)
 
 try recoverEndToEnd()
+try aheadOfHashcat()
 try measureRecoverKernels()
 if filter.map({ "whole process".contains($0) }) ?? true {
   report.wholeProcess = measureWholeProcess()
