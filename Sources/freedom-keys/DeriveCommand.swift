@@ -4,17 +4,16 @@ import VaultKeys
 
 /// `freedom-keys derive`: the identities of one mnemonic, or the key at one path.
 struct DeriveCommand: ParsableCommand {
-  static let json = Option.flag("json", help: "Print JSON instead of a summary.")
+  static let json = SharedOptions.json(help: "Print JSON instead of a summary.")
   static let includeSecrets = Option.flag(
     "include-secrets", help: "Also print the seed and the private keys.")
   static let wallets = Option.value(
     "wallets", "n", help: "Also list wallets m/44'/60'/i'/0/0 for i < n.")
   static let publishers = Option.value(
     "publishers", "n", help: "Also list publishers m/44'/73406'/i'/0/0, i < n.")
-  static let networkID = Option.value(
-    "network-id", "n", help: "Swarm network ID (default 1; testnet 10).")
-  static let overlayNonce = Option.value(
-    "overlay-nonce", "hex", help: "Swarm overlay nonce: 64 hex digits (default 0).")
+  static let networkID = SharedOptions.networkID(help: "Swarm network ID (default 1; testnet 10).")
+  static let overlayNonce = SharedOptions.overlayNonce(
+    help: "Swarm overlay nonce: 64 hex digits (default 0).")
   static let path = Option.value(
     "path", "path", help: "Print only the key at <path> (m/44'/60'/0'/0/0).")
   static let curve = Option.value(
@@ -52,7 +51,8 @@ struct DeriveCommand: ParsableCommand {
         m/28784'/2'/i'. Indexes are 0 to 65535, at most 1000 of each.
         """,
       options: MnemonicOptions.all + [
-        json, includeSecrets, wallets, publishers, networkID, overlayNonce, path, curve,
+        json, includeSecrets, wallets, publishers, networkID.option, overlayNonce.option, path,
+        curve,
         vaultMeta, experimental, railgunIndex, ppv2Index, railgunProfile, railgunUserData,
       ])
   }
@@ -96,15 +96,10 @@ struct DeriveCommand: ParsableCommand {
     let accounts = 0...Self.maximumAccounts
     walletCount = try arguments.integer(Self.wallets, in: accounts) ?? 0
     publisherCount = try arguments.integer(Self.publishers, in: accounts) ?? 0
-    networkID = try arguments.integer(Self.networkID, in: 0...UInt64.max) ?? 1
-    if let hex = arguments.value(Self.overlayNonce) {
-      guard let nonce = Hex.decode(hex), nonce.count == 32 else {
-        throw arguments.usage("--overlay-nonce <hex> must be 64 hex digits (32 bytes)")
-      }
-      overlayNonce = nonce
-    } else {
-      overlayNonce = [UInt8](repeating: 0, count: 32)
-    }
+    networkID = try arguments.value(Self.networkID) ?? SwarmOverlay.mainnet
+    overlayNonce =
+      try arguments.value(Self.overlayNonce)
+      ?? [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
 
     let explicitMeta = arguments.value(Self.vaultMeta)
     if explicitMeta == "" { throw arguments.usage("--vault-meta <path> is empty") }
@@ -127,7 +122,7 @@ struct DeriveCommand: ParsableCommand {
       singleKey = nil
       return
     }
-    for option in [Self.wallets, Self.publishers, Self.networkID, Self.overlayNonce]
+    for option in [Self.wallets, Self.publishers, Self.networkID.option, Self.overlayNonce.option]
     where arguments.value(option) != nil {
       throw arguments.usage("--\(option.name) cannot be combined with --path")
     }

@@ -7,8 +7,8 @@ import VaultKeys
 /// antd reads — what desktop Freedom's ant-data holds (`Antd`).
 struct ExportAntdCommand: ParsableCommand {
   static let dataDir = SharedOptions.dataDir(help: "antd's data directory (desktop: ant-data).")
-  static let passwordFile = Option.value(
-    "password-file", "path", help: "Password when \(Antd.configFile) has none.")
+  static let passwordFile = SharedOptions.passwordFile(
+    help: "Password when \(Antd.configFile) has none.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(

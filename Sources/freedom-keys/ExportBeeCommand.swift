@@ -6,8 +6,8 @@ import VaultKeys
 /// `freedom-keys export bee`: the Swarm wallet as bee's keystore (`Bee`).
 struct ExportBeeCommand: ParsableCommand {
   static let dataDir = SharedOptions.dataDir(help: "bee's data directory (--data-dir).")
-  static let passwordFile = Option.value(
-    "password-file", "path", help: "Read the keystore password from <path>.")
+  static let passwordFile = SharedOptions.passwordFile(
+    help: "Read the keystore password from <path>.")
   /// The scrypt costs accepted: below 2^10 protects nothing, above 2^22 the keystore reader refuses.
   static let scryptN = TypedOption<UInt64>.integer(
     "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).",

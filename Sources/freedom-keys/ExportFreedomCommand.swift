@@ -11,8 +11,8 @@ struct ExportFreedomCommand: ParsableCommand {
     help: "Desktop's userData (Linux: ~/.config/Freedom).")
   static let vaultPassword = MnemonicOptions.vaultPasswordFile
   static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
-  static let radicleHome = Option.value(
-    "radicle-home", "dir", help: "Radicle's home, if not where desktop looks.")
+  static let radicleHome = SharedOptions.directory(
+    .radicle, help: "Radicle's home, if not where desktop looks.")
   static let replaceVault = Option.flag(
     "replace-vault", help: "Replace another mnemonic's vault (kept aside).")
   static let create = Option.flag("create", help: "A new installation: <dir> may be new or empty.")

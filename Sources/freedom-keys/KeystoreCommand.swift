@@ -20,9 +20,9 @@ struct KeystoreCommand: ParsableCommand {
 /// opens and whose key it holds. The private key is never printed.
 struct KeystoreInspectCommand: ParsableCommand {
   static let file = Option.value("file", "file", help: "The key file (JSON).")
-  static let passwordFile = Option.value(
-    "password-file", "path", help: "Check the MAC with the password in <path>.")
-  static let json = Option.flag("json", help: "Print JSON instead of a summary.")
+  static let passwordFile = SharedOptions.passwordFile(
+    help: "Check the MAC with the password in <path>.")
+  static let json = SharedOptions.json(help: "Print JSON instead of a summary.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(

@@ -7,7 +7,7 @@ import VaultKeys
 /// `freedom-keys mnemonic check`: whether a mnemonic is valid, and if not, which word or count
 /// is wrong — without ever printing the phrase.
 struct MnemonicCheckCommand: ParsableCommand {
-  static let json = Option.flag("json", help: "Print the verdict as JSON.")
+  static let json = SharedOptions.json(help: "Print the verdict as JSON.")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(

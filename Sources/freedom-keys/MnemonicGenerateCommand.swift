@@ -11,8 +11,7 @@ struct MnemonicGenerateCommand: ParsableCommand {
   static let language = Option.value(
     "language", "name", help: "The wordlist (default english).",
     choices: Wordlist.Language.allCases.map(\.rawValue))
-  static let out = Option.value(
-    "out", "path", help: "Write it to a new file <path> (mode 0600).")
+  static let out = SharedOptions.out(help: "Write it to a new file <path> (mode 0600).")
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(

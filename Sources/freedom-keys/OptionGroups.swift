@@ -1,5 +1,7 @@
 import CommandLineKit
+import CryptoPrimitives
 import FreedomNodes
+import VaultKeys
 
 /// The options several commands share, each declared once: one name per concept (a node's
 /// data directory is `--data-dir`, a desktop installation `--freedom-dir` everywhere) with the
@@ -13,6 +15,47 @@ enum SharedOptions {
   static func freedomDir(help: String) -> Option {
     Option.value("freedom-dir", "dir", help: help).aliased("user-data")
   }
+
+  /// A node directory named for its kind, as verify and recover take them.
+  enum NodeDirectory: String {
+    case bee = "bee-dir"
+    case antd = "antd-dir"
+    case ant = "ant-dir"
+    case kubo = "kubo-repo"
+    case radicle = "radicle-home"
+  }
+
+  /// `--bee-dir`, `--antd-dir`, `--ant-dir`, `--kubo-repo` or `--radicle-home`.
+  static func directory(_ kind: NodeDirectory, help: String) -> Option {
+    .value(kind.rawValue, "dir", help: help)
+  }
+
+  /// `--json`: the result as one JSON object on stdout.
+  static func json(help: String) -> Option { .flag("json", help: help) }
+
+  /// `--password-file`: a keystore's password, read from a file (or `-`).
+  static func passwordFile(help: String) -> Option {
+    .value("password-file", "path", help: help)
+  }
+
+  /// `--network-id`: a Swarm overlay's network, a whole number.
+  static func networkID(help: String) -> TypedOption<UInt64> {
+    .integer("network-id", "n", help: help, in: 0...UInt64.max)
+  }
+
+  /// `--overlay-nonce`: a Swarm overlay's nonce, as many bytes as an overlay's in hex.
+  static func overlayNonce(help: String) -> TypedOption<[UInt8]> {
+    TypedOption(
+      option: .value("overlay-nonce", "hex", help: help),
+      parse: { text in
+        Hex.decode(text).flatMap { $0.count == SwarmOverlay.nonceByteCount ? $0 : nil }
+      },
+      requirement: "must be \(2 * SwarmOverlay.nonceByteCount) hex digits "
+        + "(\(SwarmOverlay.nonceByteCount) bytes)")
+  }
+
+  /// `--out`: a new file (mode 0600) the result is written to.
+  static func out(help: String) -> Option { .value("out", "path", help: help) }
 }
 
 /// The options every export takes: `--force`, `--dry-run` and `--json` (swift-argument-parser's
@@ -20,7 +63,7 @@ enum SharedOptions {
 struct ExportOptions {
   static let dryRun = Option.flag(
     "dry-run", help: "Print what it would do; change nothing.")
-  static let json = Option.flag("json", help: "Print the plan or the result as JSON.")
+  static let json = SharedOptions.json(help: "Print the plan or the result as JSON.")
 
   /// `--force`, worded for what the export replaces.
   static func force(help: String) -> Option { .flag("force", help: help) }

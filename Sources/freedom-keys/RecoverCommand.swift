@@ -71,19 +71,18 @@ struct RecoverCommand: ParsableCommand {
     "peer-id", "id", help: "Target: the IPFS PeerID (12D3… or k51…).")
   static let did = Option.value("did", "did", help: "Target: the Radicle DID or node id (z6Mk…).")
   static let overlay = Option.value("overlay", "hex", help: "Target: the Swarm overlay address.")
-  static let networkID = Option.value(
-    "network-id", "n", help: "The overlay's network (default 1, mainnet).")
-  static let overlayNonce = Option.value(
-    "overlay-nonce", "hex", help: "The overlay's 32-byte nonce (default zero).")
-  static let beeDir = Option.value(
-    "bee-dir", "dir", help: "Target: bee's <dir>/keys/swarm.key address.")
-  static let antdDir = Option.value(
-    "antd-dir", "dir", help: "Target: antd's <dir>/keys/swarm.key address.")
-  static let kuboRepo = Option.value(
-    "kubo-repo", "dir", help: "Target: kubo's <dir>/config PeerID.")
-  static let radicleHome = Option.value(
-    "radicle-home", "dir", help: "Target: <dir>/keys/radicle.pub.")
-  static let antDir = Option.value("ant-dir", "dir", help: "Target: Ant's <dir>/identity.json.")
+  static let networkID = SharedOptions.networkID(
+    help: "The overlay's network (default 1, mainnet).")
+  static let overlayNonce = SharedOptions.overlayNonce(
+    help: "The overlay's 32-byte nonce (default zero).")
+  static let beeDir = SharedOptions.directory(
+    .bee, help: "Target: bee's <dir>/keys/swarm.key address.")
+  static let antdDir = SharedOptions.directory(
+    .antd, help: "Target: antd's <dir>/keys/swarm.key address.")
+  static let kuboRepo = SharedOptions.directory(.kubo, help: "Target: kubo's <dir>/config PeerID.")
+  static let radicleHome = SharedOptions.directory(
+    .radicle, help: "Target: <dir>/keys/radicle.pub.")
+  static let antDir = SharedOptions.directory(.ant, help: "Target: Ant's <dir>/identity.json.")
   static let freedomDir = SharedOptions.freedomDir(
     help: "Target: desktop's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
@@ -91,11 +90,10 @@ struct RecoverCommand: ParsableCommand {
     "shard", "k/n", help: "Search the K-th of N parts (slurm[/N], k8s/N).")
   static let resume = Option.value(
     "resume", "path", help: "Keep a checkpoint in <path>, resume from it.")
-  static let out = Option.value(
-    "out", "path", help: "Write the found phrase to a new file (0600).")
+  static let out = SharedOptions.out(help: "Write the found phrase to a new file (0600).")
   static let progressInterval = Option.value(
     "progress-interval", "s", help: "Seconds between progress lines (default 30).")
-  static let json = Option.flag("json", help: "Print the result as JSON.")
+  static let json = SharedOptions.json(help: "Print the result as JSON.")
 
   static let directoryOptions = [beeDir, antdDir, kuboRepo, radicleHome, antDir, freedomDir]
 
@@ -150,8 +148,8 @@ struct RecoverCommand: ParsableCommand {
         MnemonicOptions.mnemonicFile, damageFile, MnemonicOptions.passphraseFile,
         passphraseCandidates, passphraseTypos, keyboard, MnemonicOptions.language, missing, extra,
         swaps,
-        typos, maxHours, address, accounts, path, peerID, did, overlay, networkID,
-        overlayNonce,
+        typos, maxHours, address, accounts, path, peerID, did, overlay, networkID.option,
+        overlayNonce.option,
       ] + directoryOptions + [threads, shard, resume, out, progressInterval, json],
       subcommands: [RecoverCollectCommand.self, RecoverPasswordCommand.self],
       usage: "[<options>]",

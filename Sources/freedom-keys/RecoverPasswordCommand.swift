@@ -15,19 +15,17 @@ struct RecoverPasswordCommand: ParsableCommand {
   static let keystore = Option.value(
     "keystore", "path", help: "Target: a web3 v3 keystore (scrypt or pbkdf2).")
   static let freedomDir = SharedOptions.freedomDir(help: "Target: the installation's vault.")
-  static let beeDir = Option.value("bee-dir", "dir", help: "Target: bee's <dir>/keys/swarm.key.")
-  static let antdDir = Option.value(
-    "antd-dir", "dir", help: "Target: antd's <dir>/keys/swarm.key.")
-  static let passwordFile = Option.value(
-    "password-file", "path", help: "The password as remembered, tried first.")
+  static let beeDir = SharedOptions.directory(.bee, help: "Target: bee's <dir>/keys/swarm.key.")
+  static let antdDir = SharedOptions.directory(.antd, help: "Target: antd's <dir>/keys/swarm.key.")
+  static let passwordFile = SharedOptions.passwordFile(
+    help: "The password as remembered, tried first.")
   static let passwordTypos = Option.value(
     "password-typos", "k", help: "And its likely typos, up to K (0-3).")
   static let passwordCandidates = Option.value(
     "password-candidates", "path", help: "Try each line of <path> as the password.")
   static let tokens = Option.value(
     "tokens", "path", help: "Try the passwords <path>'s tokens make.")
-  static let out = Option.value(
-    "out", "path", help: "Write the password found to a new file (0600).")
+  static let out = SharedOptions.out(help: "Write the password found to a new file (0600).")
 
   static let targetOptions = [vault, keystore, freedomDir, beeDir, antdDir]
 

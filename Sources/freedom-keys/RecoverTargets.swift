@@ -67,21 +67,16 @@ extension RecoverCommand {
           }
         } ?? .radicle(identity))
     }
-    let networkID = try arguments.integer(Self.networkID, in: 0...UInt64.max)
-    let nonceText = arguments.value(Self.overlayNonce)
+    let networkID = try arguments.value(Self.networkID)
+    let givenNonce = try arguments.value(Self.overlayNonce)
     if let text = arguments.value(Self.overlay) {
       guard let bytes = Hex.decode(text), bytes.count == SwarmOverlay.byteCount else {
         throw arguments.usage("--overlay <hex> must be 64 hex digits (32 bytes)")
       }
-      var nonce = [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
-      if let nonceText {
-        guard let decoded = Hex.decode(nonceText), decoded.count == SwarmOverlay.nonceByteCount
-        else { throw arguments.usage("--overlay-nonce <hex> must be 64 hex digits (32 bytes)") }
-        nonce = decoded
-      }
+      let nonce = givenNonce ?? [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
       targets.append(
         .overlay(bytes, networkID: networkID ?? SwarmOverlay.mainnet, nonce: nonce))
-    } else if networkID != nil || nonceText != nil {
+    } else if networkID != nil || givenNonce != nil {
       throw arguments.usage("--network-id and --overlay-nonce only apply with --overlay <hex>")
     }
     return (targets, arguments.value(Self.address) != nil && paths == nil)

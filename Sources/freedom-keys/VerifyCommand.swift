@@ -4,17 +4,17 @@ import VaultKeys
 
 /// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
 struct VerifyCommand: ParsableCommand {
-  static let beeDir = Option.value("bee-dir", "dir", help: "Check bee's <dir>/\(Bee.keystoreFile).")
-  static let passwordFile = Option.value(
-    "password-file", "path", help: "Decrypt the keystore with this password.")
-  static let kuboRepo = Option.value(
-    "kubo-repo", "dir", help: "Check Identity in kubo's <dir>/\(Kubo.configFile).")
-  static let radicleHome = Option.value(
-    "radicle-home", "dir", help: "Check <dir>/\(Radicle.privateKeyFile) and its .pub.")
-  static let antDir = Option.value("ant-dir", "dir", help: "Check Ant's <dir>/\(Ant.identityFile).")
-  static let antdDir = Option.value(
-    "antd-dir", "dir", help: "Check antd's keystore, opened as antd opens it.")
-  static let json = Option.flag("json", help: "Print JSON instead of one line per node.")
+  static let beeDir = SharedOptions.directory(.bee, help: "Check bee's <dir>/\(Bee.keystoreFile).")
+  static let passwordFile = SharedOptions.passwordFile(
+    help: "Decrypt the keystore with this password.")
+  static let kuboRepo = SharedOptions.directory(
+    .kubo, help: "Check Identity in kubo's <dir>/\(Kubo.configFile).")
+  static let radicleHome = SharedOptions.directory(
+    .radicle, help: "Check <dir>/\(Radicle.privateKeyFile) and its .pub.")
+  static let antDir = SharedOptions.directory(.ant, help: "Check Ant's <dir>/\(Ant.identityFile).")
+  static let antdDir = SharedOptions.directory(
+    .antd, help: "Check antd's keystore, opened as antd opens it.")
+  static let json = SharedOptions.json(help: "Print JSON instead of one line per node.")
   static let freedomDir = SharedOptions.freedomDir(
     help: "Check a whole desktop installation (userData).")
 
