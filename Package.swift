@@ -18,11 +18,11 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // Intel's Multi-Buffer Crypto library: headers only, opened with dlopen when present.
     .systemLibrary(name: "CIPSecMB"),
-    // PBKDF2-HMAC-SHA512's iterations in SIMD lanes (AVX-512, AVX2): a header, nothing to link.
-    .systemLibrary(name: "CSHA512Lanes"),
+    // PBKDF2-HMAC-SHA512/-SHA256 iterations in SIMD lanes (AVX-512, AVX2): a header only.
+    .systemLibrary(name: "CSHA2Lanes"),
     .target(
       name: "CryptoPrimitives",
-      dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA512Lanes"]),
+      dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA2Lanes"]),
     .target(
       name: "VaultKeys",
       dependencies: ["CryptoPrimitives"],

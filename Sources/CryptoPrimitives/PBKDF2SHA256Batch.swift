@@ -2,10 +2,11 @@
 /// what a browser-passworder vault (desktop Freedom's, 900,000 iterations) and a web3 keystore's
 /// pbkdf2 (32-byte dklen) derive their key with.
 ///
-/// The engines are those of `PBKDF2SHA512Batch`, on libIPSec_MB's `IMB_AUTH_HMAC_SHA_256` jobs:
-/// the AVX-512 manager's 16 lanes, the AVX2 manager's 8, or `PBKDF2.hmacSHA256` (OpenSSL, on the
-/// CPU's SHA extensions where present) one password after another; the same key from each.
-/// `FREEDOM_KEYS_MULTIBUFFER` chooses as it does for seeds.
+/// The engines are those of `PBKDF2SHA512Batch`: freedom-keys' own SIMD lanes (`PBKDF2Lanes`,
+/// 16 with AVX-512, 8 with AVX2), libIPSec_MB's `IMB_AUTH_HMAC_SHA_256` jobs (its AVX-512 and
+/// AVX2 managers), or `PBKDF2.hmacSHA256` (OpenSSL, on the CPU's SHA extensions where present)
+/// one password after another; the same key from each. `FREEDOM_KEYS_MULTIBUFFER` chooses as
+/// it does for seeds.
 public enum PBKDF2SHA256Batch {
   /// The byte length of each key.
   public static let keyByteCount = 32
@@ -19,19 +20,12 @@ public enum PBKDF2SHA256Batch {
     deriveKeys(passwords: passwords, salts: salts, iterations: iterations, engine: engine)!
   }
 
-  /// Every engine that works here, slowest first: the single-stream code and libIPSec_MB's
-  /// managers (freedom-keys' own lanes compute SHA-512 only).
-  public static var availableEngines: [Engine] {
-    [.singleStream] + PBKDF2SHA512Batch.multiBufferEngines
-  }
+  /// Every engine that works here, slowest first: those of seeds (a kernel of our own lanes
+  /// passes its self-test for both hashes or is not offered).
+  public static var availableEngines: [Engine] { PBKDF2SHA512Batch.availableEngines }
 
-  /// The engine `deriveKeys(passwords:salts:iterations:)` uses: the one seeds use, with
-  /// libIPSec_MB's manager for the instruction set of freedom-keys' own lanes; else the fastest.
-  public static var engine: Engine {
-    let seeds = PBKDF2SHA512Batch.engine
-    let same = seeds.lanesArchitecture?.engine ?? seeds
-    return availableEngines.contains(same) ? same : availableEngines.last ?? .singleStream
-  }
+  /// The engine `deriveKeys(passwords:salts:iterations:)` uses: the one seeds use.
+  public static var engine: Engine { PBKDF2SHA512Batch.engine }
 
   /// The keys computed by `engine`, or nil when that engine is not available here.
   public static func deriveKeys(
@@ -39,7 +33,10 @@ public enum PBKDF2SHA256Batch {
   ) -> [SecureBytes]? {
     precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
     precondition(salts.count == passwords.count, "one salt per password")
-    if engine.lanesArchitecture != nil { return nil }
+    if let arch = engine.lanesArchitecture {
+      guard PBKDF2Lanes.architectures.contains(arch) else { return nil }
+      return PBKDF2Lanes.derive(OpenSSLSHA256.self, arch, passwords, salts, iterations)
+    }
     guard let arch = engine.multiBufferArchitecture else {
       return singleStream(passwords, salts, iterations)
     }

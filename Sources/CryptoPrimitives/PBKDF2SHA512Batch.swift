@@ -14,7 +14,7 @@ import Synchronization
 
 /// BIP-39 seeds of many candidate phrases at once: PBKDF2-HMAC-SHA512 (RFC 8018), 64-byte keys.
 ///
-/// The fastest engine is freedom-keys' own (`PBKDF2SHA512Lanes`): one candidate a 64-bit SIMD
+/// The fastest engine is freedom-keys' own (`PBKDF2Lanes`): one candidate a 64-bit SIMD
 /// lane, 8 with AVX-512 and 4 with AVX2, every iteration in registers. Where Intel's Multi-Buffer Crypto library (libIPSec_MB, Debian `libipsec-mb-dev`, x86-64) can be
 /// loaded at run time, the candidates' HMACs run side by side in the SIMD lanes of its AVX-512 or
 /// AVX2 manager: every iteration is one `IMB_SUBMIT_HASH_BURST` of `IMB_AUTH_HMAC_SHA_512` jobs,
@@ -89,8 +89,8 @@ public enum PBKDF2SHA512Batch {
     precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
     precondition(salts.count == mnemonics.count, "one salt per phrase")
     if let arch = engine.lanesArchitecture {
-      guard PBKDF2SHA512Lanes.architectures.contains(arch) else { return nil }
-      return PBKDF2SHA512Lanes.derive(arch, mnemonics, salts, iterations)
+      guard PBKDF2Lanes.architectures.contains(arch) else { return nil }
+      return PBKDF2Lanes.derive(OpenSSLSHA512.self, arch, mnemonics, salts, iterations)
     }
     guard let arch = engine.multiBufferArchitecture else {
       return singleStream(mnemonics, salts, iterations)
@@ -123,7 +123,7 @@ public enum PBKDF2SHA512Batch {
 
   /// Every engine that works here, slowest first; `.singleStream` always.
   public static var availableEngines: [Engine] {
-    [.singleStream] + multiBufferEngines + PBKDF2SHA512Lanes.architectures.map(\.lanesEngine)
+    [.singleStream] + multiBufferEngines + PBKDF2Lanes.architectures.map(\.lanesEngine)
   }
 
   /// libIPSec_MB's managers that work here, slowest first (SHA-256 has only these).

@@ -30,13 +30,7 @@ final class RecoverPasswordReport {
     if search.target.batchSize == 1 {
       engine += "scrypt (libsodium), one password a thread"
     } else {
-      engine += "\(PBKDF2SHA512Batch.engine)"
-      if PBKDF2SHA512Batch.engine == .singleStream {
-        engine +=
-          " (\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "FREEDOM_KEYS_MULTIBUFFER=off"))"
-      } else if let version = PBKDF2SHA512Batch.multiBufferLibraryVersion {
-        engine += " (libIPSec_MB \(version))"
-      }
+      engine += RecoverReport.engineName(PBKDF2SHA256Batch.engine)
     }
     let noun = count == 1 ? "password" : "passwords"
     Output.standardError(

@@ -112,21 +112,25 @@ final class RecoverReport {
     return phase.passphraseTypos > 0 ? words + ", the passphrase with one typo" : words
   }
 
+  /// A batch engine as recover's first line names it: "SIMD lanes AVX-512", "multi-buffer
+  /// AVX2 (libIPSec_MB 1.3.0)", "single-stream (why)".
+  static func engineName(_ engine: PBKDF2SHA512Batch.Engine) -> String {
+    if engine == .singleStream {
+      return
+        "\(engine) (\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "FREEDOM_KEYS_MULTIBUFFER=off"))"
+    }
+    if engine.usesMultiBufferLibrary, let version = PBKDF2SHA512Batch.multiBufferLibraryVersion {
+      return "\(engine) (libIPSec_MB \(version))"
+    }
+    return "\(engine)"
+  }
+
   /// The first line of a search: the seed engine and, per candidate, the point
   /// multiplications the targets cost against the fewest they need.
   /// "engine: SIMD lanes AVX-512; per candidate 20 secp256k1 public keys
   /// (the fewest these targets need: 20), 24 HMAC-SHA512, 0 Ed25519 keys".
   static func engineLine(work: TargetMatcher.Stats, fewest: TargetMatcher.Stats) -> String {
-    let engine = PBKDF2SHA512Batch.engine
-    var line = "engine: \(engine)"
-    if engine == .singleStream {
-      line +=
-        " (\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "FREEDOM_KEYS_MULTIBUFFER=off"))"
-    } else if engine.usesMultiBufferLibrary,
-      let version = PBKDF2SHA512Batch.multiBufferLibraryVersion
-    {
-      line += " (libIPSec_MB \(version))"
-    }
+    let line = "engine: " + engineName(PBKDF2SHA512Batch.engine)
     let seeds = max(1, work.seeds)
     func each(_ count: Int) -> String {
       count % seeds == 0 ? "\(count / seeds)" : String(Double(count) / Double(seeds))
