@@ -1787,7 +1787,9 @@ def build_yaml_helper(binary: str) -> tuple[pathlib.Path | None, str]:
         return None, f"no VaultKeys objects in {release}"
     command = ["swiftc", "-O", "-module-name", "ParityAntdConfig", "-I", str(release / "Modules")]
     command += ["-I", str(release)]
-    for module in ("CSodium", "CSecp256k1", "COpenSSL", "CIPSecMB"):
+    # Every system-library module of the package (Sources/C*/module.modulemap).
+    modules = sorted(p.parent.name for p in (ROOT / "Sources").glob("C*/module.modulemap"))
+    for module in modules:
         command += ["-Xcc", f"-fmodule-map-file={ROOT}/Sources/{module}/module.modulemap"]
         command += ["-I", str(ROOT / "Sources" / module)]
     command += [str(YAML_HELPER), *objects, "-lsodium", "-lsecp256k1", "-lcrypto", "-o"]
