@@ -52,20 +52,18 @@ private func run(_ executable: String, _ arguments: [String], environment: [Stri
   )
 }
 
-/// hashcat -m 12100 on the CPU over `phrases` random phrases: the median of the speeds its JSON
-/// status lines report once it runs (H/s, all devices), or nil without hashcat.
-private func hashcat(_ directory: String, phrases: Int) -> Double? {
-  guard
-    let hashcat = ["/usr/bin/hashcat", "/usr/local/bin/hashcat"].first(where: {
-      FileManager.default.isExecutableFile(atPath: $0)
-    })
-  else { return nil }
+/// `count` random twelve-word phrases.
+private func randomPhrases(_ count: Int) -> [String] {
   let words = Wordlist.named(.english).words
   var generator = SystemRandomNumberGenerator()
-  let candidates = (0..<phrases).map { _ in
+  return (0..<count).map { _ in
     (0..<12).map { _ in words[Int.random(in: 0..<words.count, using: &generator)] }
       .joined(separator: " ")
   }
+}
+
+/// hashcat -m 12100 on the CPU over `phrases` random phrases, or nil without hashcat.
+private func hashcat(_ directory: String, phrases: Int) -> Double? {
   // The seed of a phrase none of the candidates is (another published test phrase).
   let seed = PBKDF2.hmacSHA512(
     password: SecureBytes(
@@ -74,6 +72,19 @@ private func hashcat(_ directory: String, phrases: Int) -> Double? {
   let hash =
     "sha512:2048:\(Data("mnemonic".utf8).base64EncodedString()):"
     + seed.withUnsafeBytes { Data($0).base64EncodedString() }
+  return hashcat(directory, mode: "12100", hash: hash, candidates: randomPhrases(phrases))
+}
+
+/// hashcat in `mode` on the CPU, `hash` against `candidates`: the median of the speeds its
+/// JSON status lines report once it runs (H/s, all devices), or nil without hashcat.
+private func hashcat(_ directory: String, mode: String, hash: String, candidates: [String])
+  -> Double?
+{
+  guard
+    let hashcat = ["/usr/bin/hashcat", "/usr/local/bin/hashcat"].first(where: {
+      FileManager.default.isExecutableFile(atPath: $0)
+    })
+  else { return nil }
   _ = FileManager.default.createFile(
     atPath: directory + "/hash", contents: Data((hash + "\n").utf8))
   _ = FileManager.default.createFile(
@@ -83,7 +94,7 @@ private func hashcat(_ directory: String, phrases: Int) -> Double? {
     let result = run(
       hashcat,
       [
-        "-m", "12100", "-a", "0", "-D", "1", "-w", "3", "--potfile-disable", "--force",
+        "-m", mode, "-a", "0", "-D", "1", "-w", "3", "--potfile-disable", "--force",
         "--session", "freedom-keys-bench-\(getpid())", "--status", "--status-json",
         "--status-timer", "5", directory + "/hash", directory + "/candidates",
       ])
@@ -178,4 +189,93 @@ private func kernelOnAllCores(seconds: Double) -> Double {
 
 extension String {
   fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+/// A desktop vault's key (PBKDF2-HMAC-SHA256, 900,000 iterations, the vault's 32-byte salt)
+/// against hashcat -m 10900 on the CPU and hashlib on every core, in one run (issue 27).
+struct VaultAgainstHashcatReport: Encodable {
+  let vectorEngine: String
+  let engine: String
+  /// Passwords per second on every core, wall clock.
+  var ours = 0.0
+  var hashcatHashesPerSecond: Double?
+  var hashlib: Double?
+  var oursVsHashcat: Double?
+  var oursVsHashlib: Double?
+}
+
+@MainActor func vaultAgainstHashcat() throws {
+  let name = "vault against hashcat: PBKDF2-HMAC-SHA256, 900,000 iterations"
+  if let filter, !name.contains(filter) { return }
+  let flags = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+  let vector =
+    flags.contains(" avx512f") ? "AVX-512" : flags.contains(" avx2") ? "AVX2" : "neither"
+  var result = VaultAgainstHashcatReport(
+    vectorEngine: vector, engine: PBKDF2SHA256Batch.engine.description)
+  let iterations = 900_000
+  let salt = Array("0123456789abcdef0123456789abcdef".utf8)
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("freedom-keys-bench-vault-\(getpid())").path
+  try FileManager.default.createDirectory(
+    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  defer { try? FileManager.default.removeItem(atPath: directory) }
+
+  // Ours: a batch on every core at once, wall clock.
+  let cores = ProcessInfo.processInfo.activeProcessorCount
+  let batch = PBKDF2SHA256Batch.preferredBatchSize
+  let done = Mutex(0)
+  let start = now(CLOCK_MONOTONIC)
+  DispatchQueue.concurrentPerform(iterations: cores) { core in
+    let passwords = (0..<batch).map { SecureBytes(utf8: "password \(core) \($0)") }
+    let salts = [SecureBytes](repeating: SecureBytes(salt), count: batch)
+    _ = PBKDF2SHA256Batch.deriveKeys(passwords: passwords, salts: salts, iterations: iterations)
+    done.withLock { $0 += batch }
+  }
+  result.ours = Double(done.withLock { $0 }) * 1000 / (now(CLOCK_MONOTONIC) - start)
+
+  let key = PBKDF2.hmacSHA256(
+    password: SecureBytes(utf8: "not one of the candidates"), salt: SecureBytes(salt),
+    iterations: iterations, keyByteCount: 32)
+  let hash =
+    "sha256:\(iterations):\(Data(salt).base64EncodedString()):"
+    + key.withUnsafeBytes { Data($0).base64EncodedString() }
+  result.hashcatHashesPerSecond = hashcat(
+    directory, mode: "10900", hash: hash,
+    candidates: (0..<400).map { "candidate password \($0)" })
+
+  // hashlib on every core (btcrecover's path): one process a core.
+  let saltText = String(decoding: salt, as: UTF8.self)
+  let script = """
+    import hashlib, time
+    t = time.monotonic()
+    for i in range(4): hashlib.pbkdf2_hmac('sha256', b'p%d' % i, b'\(saltText)', \(iterations))
+    print(4 / (time.monotonic() - t))
+    """
+  let processes = (0..<cores).map { _ -> (Process, Pipe) in
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try? process.run()
+    return (process, pipe)
+  }
+  var rates: [Double] = []
+  for (process, pipe) in processes {
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    if let rate = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+      rates.append(rate)
+    }
+  }
+  if rates.count == cores { result.hashlib = rates.reduce(0, +) }
+  result.oursVsHashcat = result.hashcatHashesPerSecond.map { result.ours / $0 }
+  result.oursVsHashlib = result.hashlib.map { result.ours / $0 }
+  say(
+    "\(name) (\(vector), \(result.engine)): ours "
+      + String(format: "%.1f", result.ours) + "/s on \(cores) cores, hashcat "
+      + (result.hashcatHashesPerSecond.map { String(format: "%.1f H/s", $0) } ?? "not installed")
+      + ", hashlib " + (result.hashlib.map { String(format: "%.1f/s", $0) } ?? "?")
+      + (result.oursVsHashcat.map { String(format: " → %.2f× hashcat", $0) } ?? ""))
+  report.vaultAgainstHashcat = result
 }

@@ -45,6 +45,7 @@ struct Report: Encodable {
   /// `recover` as a whole, ×hashlib, on every engine (RecoverEndToEnd.swift).
   var recoverEndToEnd: RecoverEndToEndReport?
   var aheadOfHashcat: AheadOfHashcatReport?
+  var vaultAgainstHashcat: VaultAgainstHashcatReport?
   /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
   var wholeProcess: WholeProcessResult?
   /// `recover`'s peak RSS against the parts of its search (RecoverMemory.swift).
@@ -248,6 +249,7 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
 
 try recoverEndToEnd()
 try aheadOfHashcat()
+try vaultAgainstHashcat()
 try measureRecoverKernels()
 if filter.map({ "whole process".contains($0) }) ?? true {
   report.wholeProcess = measureWholeProcess()
