@@ -78,24 +78,10 @@ package final class PasswordSearch: Sendable {
     // Few passwords: smaller batches, so every thread has one.
     let batch = max(1, min(target.batchSize, (range.count + threads - 1) / threads))
     let coordinator = PasswordCoordinator(range: range, batch: batch)
-    let finished = DispatchSemaphore(value: 0)
-    var remaining = 0
-    for _ in 0..<min(threads, max(1, range.count)) {
-      let started = WorkerThread.start(stackSize: 1 << 20) { [self] in
-        work(coordinator)
-        finished.signal()
-      }
-      if started { remaining += 1 }
-    }
-    // Without a single worker thread (the system refused them all), search on this one.
-    if remaining == 0 { work(coordinator) }
-    while remaining > 0 {
-      if finished.wait(timeout: .now() + tick) == .success {
-        remaining -= 1
-        continue
-      }
-      if !onTick(coordinator.progress) { coordinator.requestStop() }
-    }
+    WorkerThread.runAll(
+      min(threads, max(1, range.count)), tickEvery: tick,
+      tick: { if !onTick(coordinator.progress) { coordinator.requestStop() } },
+      body: { [self] in work(coordinator) })
     let (found, failure, complete) = coordinator.result
     if let failure { throw failure }
     let progress = coordinator.progress

@@ -148,24 +148,10 @@ package final class PhraseRecovery: Sendable {
     let coordinator = Coordinator(
       progress: start, chunkCount: chunkCount, slices: slices,
       collect: targets.isEmpty ? collect : 0)
-    let finished = DispatchSemaphore(value: 0)
-    var remaining = 0
-    for _ in 0..<configuration.threads {
-      let started = WorkerThread.start(stackSize: 1 << 20) { [self] in
-        work(coordinator)
-        finished.signal()
-      }
-      if started { remaining += 1 }
-    }
-    // Without a single worker thread (the system refused them all), search on this one.
-    if remaining == 0 { work(coordinator) }
-    while remaining > 0 {
-      if finished.wait(timeout: .now() + tick) == .success {
-        remaining -= 1
-        continue
-      }
-      if !onTick(coordinator.snapshot()) { coordinator.requestStop() }
-    }
+    WorkerThread.runAll(
+      configuration.threads, tickEvery: tick,
+      tick: { if !onTick(coordinator.snapshot()) { coordinator.requestStop() } },
+      body: { [self] in work(coordinator) })
     return coordinator.outcome { part, passphrase, indices, label in
       recovered(part: part, passphrase: passphrase, indices: indices, matched: label)
     }

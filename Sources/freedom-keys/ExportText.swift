@@ -186,18 +186,24 @@ enum ExportText {
         "after": .array(plan.identitiesAfter.map { .string($0) }),
       ]))
     if let backup = plan.backupDirectory { object.append("backupDirectory", .string(backup)) }
-    if !plan.interruptedChanges.isEmpty {
-      object.append(
-        "interruptedChanges",
-        .array(
-          plan.interruptedChanges.map {
-            .object([
-              "directory": .string($0.directory), "record": .string($0.record),
-              "finishes": .bool($0.finishes),
-            ])
-          }))
-    }
+    appendInterrupted(plan.interruptedChanges, to: &object)
     return object
+  }
+
+  /// `interruptedChanges`, the changes a dry run found unfinished, when there are any.
+  static func appendInterrupted(
+    _ changes: [NodeDirectory.InterruptedChange], to object: inout JSONObject
+  ) {
+    guard !changes.isEmpty else { return }
+    object.append(
+      "interruptedChanges",
+      .array(
+        changes.map {
+          .object([
+            "directory": .string($0.directory), "record": .string($0.record),
+            "finishes": .bool($0.finishes),
+          ])
+        }))
   }
 
   private static func header(_ commandPath: String, dryRun: Bool, ok: Bool, changed: Bool)

@@ -115,17 +115,7 @@ struct UndoCommand: ParsableCommand {
     object.append("keptAside", .array(plan.restores.flatMap(\.keptAside).map { .string($0) }))
     let keptIn = zip(plan.restores, plan.keptIn).filter { !$0.0.keptAside.isEmpty }.map(\.1)
     if !keptIn.isEmpty { object.append("keptIn", .array(keptIn.map { .string($0) })) }
-    if !plan.interruptedChanges.isEmpty {
-      object.append(
-        "interruptedChanges",
-        .array(
-          plan.interruptedChanges.map {
-            .object([
-              "directory": .string($0.directory), "record": .string($0.record),
-              "finishes": .bool($0.finishes),
-            ])
-          }))
-    }
+    ExportText.appendInterrupted(plan.interruptedChanges, to: &object)
     return JSONValue.object(object).rendered() + "\n"
   }
 
