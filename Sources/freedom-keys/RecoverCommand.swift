@@ -255,16 +255,7 @@ struct RecoverCommand: ParsableCommand {
     if resumePath == "" || outputPath == "" {
       throw arguments.usage("--resume and --out need a path")
     }
-    if let text = arguments.value(Self.progressInterval) {
-      guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-        throw arguments.usage(
-          "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
-            + "as in --progress-interval 30")
-      }
-      progressSeconds = seconds
-    } else {
-      progressSeconds = nil
-    }
+    progressSeconds = try Self.readProgressInterval(arguments)
     printsJSON = arguments.flag(Self.json)
     if candidatesPath != nil || passphraseTypoCount != nil, givenTargets.isEmpty,
       directories.isEmpty
@@ -273,6 +264,18 @@ struct RecoverCommand: ParsableCommand {
         "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
           + "without one only the words are counted")
     }
+  }
+
+  /// `--progress-interval`: seconds between progress lines, above 0 and at most a day; nil
+  /// when not given.
+  static func readProgressInterval(_ arguments: ParsedArguments) throws(CLIError) -> Double? {
+    guard let text = arguments.value(progressInterval) else { return nil }
+    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+      throw arguments.usage(
+        "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
+          + "as in --progress-interval 30")
+    }
+    return seconds
   }
 
   /// `--max-hours H` (nil when not given) and H as written, for messages.

@@ -135,16 +135,7 @@ struct RecoverPasswordCommand: ParsableCommand {
     (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
     resumePath = try arguments.nonEmpty(RecoverCommand.resume)
-    if let text = arguments.value(RecoverCommand.progressInterval) {
-      guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-        throw arguments.usage(
-          "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
-            + "as in --progress-interval 30")
-      }
-      progressSeconds = seconds
-    } else {
-      progressSeconds = nil
-    }
+    progressSeconds = try RecoverCommand.readProgressInterval(arguments)
     printsJSON = arguments.flag(RecoverCommand.json)
   }
 
