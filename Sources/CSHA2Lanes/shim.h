@@ -4,8 +4,9 @@
    one candidate a SIMD lane: SHA-512 in 8 (AVX-512) or 4 (AVX2) 64-bit lanes, SHA-256 in 16 or 8
    32-bit lanes. From the second iteration on every HMAC message is one digest, so each of the
    two compressions an iteration costs takes one block whose last eight words are fixed (the 1
-   bit, zeros, the length): the whole loop runs in registers, with no job set-up and no memory
-   traffic between iterations. The keyed pad states and U_1 (one HMAC over the salt, of any
+   bit, zeros, the length): those words and their part of the message schedule fold into
+   constants, and the iterations run with no job set-up, only the chaining values passing
+   through memory between compressions. The keyed pad states and U_1 (one HMAC over the salt, of any
    length) are computed by the caller. FIPS 180-4 (sections 4 and 6) is the reference; the code
    is only its round function in vectors.
 
@@ -51,8 +52,20 @@ static inline int fk_sha2_lanes_cpu(void) {
 
 /* Stores zeros that the compiler may not remove: the stack copies of keys and U. */
 static inline void fk_sha2_lanes_wipe(void *memory, size_t count) {
+  if ((uintptr_t)memory % 8 == 0 && count % 8 == 0) {
+    volatile uint64_t *words = (volatile uint64_t *)memory;
+    for (size_t i = 0; i < count / 8; i++) words[i] = 0;
+    return;
+  }
   volatile unsigned char *bytes = (volatile unsigned char *)memory;
   for (size_t i = 0; i < count; i++) bytes[i] = 0;
+}
+
+/* Zeros the stack below the caller, where a finished compression's frame (its W and working
+   variables, when the registers did not hold them all) lay. */
+__attribute__((noinline)) static void fk_sha2_lanes_scrub_stack(void) {
+  uint64_t below[1024];
+  fk_sha2_lanes_wipe(below, sizeof below);
 }
 
 /* FIPS 180-4, 4.2.2: the first 32 bits of the fractional parts of the cube roots of the first
@@ -79,27 +92,47 @@ static const uint32_t fk_sha256_k[64] = {
 #define FK_HMAC_LANES_KERNEL(NAME, TARGET, LANES, WORD, VEC, LOAD, STORE, SET1, ADD, XOR, XOR3,   \
                              CH, MAJ, BIG0, BIG1, SMALL0, SMALL1, ROUNDS, K, HIGH_BIT,            \
                              LENGTH_BITS)                                                       \
-  __attribute__((target(TARGET))) static inline void NAME##_compress(VEC state[8], VEC w[16]) { \
-    VEC a = state[0], b = state[1], c = state[2], d = state[3];                                   \
-    VEC e = state[4], f = state[5], g = state[6], h = state[7];                                   \
-    for (int r = 0; r < ROUNDS; r++) {                                                          \
-      VEC word;                                                                                 \
-      if (r < 16) {                                                                             \
-        word = w[r];                                                                            \
-      } else {                                                                                  \
-        word = ADD(ADD(w[r & 15], SMALL0(w[(r - 15) & 15])),                                    \
-                   ADD(w[(r - 7) & 15], SMALL1(w[(r - 2) & 15])));                              \
-        w[r & 15] = word;                                                                       \
-      }                                                                                         \
-      VEC t1 = ADD(ADD(h, BIG1(e)), ADD(CH(e, f, g), ADD(SET1(K[r]), word)));                   \
-      VEC t2 = ADD(BIG0(a), MAJ(a, b, c));                                                      \
-      h = g; g = f; f = e; e = ADD(d, t1);                                                      \
-      d = c; c = b; b = a; a = ADD(t1, t2);                                                     \
+  /* Round i of eight: the working variables rotate through s by index, not by moves. */      \
+  __attribute__((target(TARGET), always_inline)) static inline void NAME##_round(             \
+      VEC s[8], int i, VEC kw) {                                                                \
+    VEC a = s[(8 - i) & 7], b = s[(9 - i) & 7], c = s[(10 - i) & 7], d = s[(11 - i) & 7];       \
+    VEC e = s[(12 - i) & 7], f = s[(13 - i) & 7], g = s[(14 - i) & 7], h = s[(15 - i) & 7];     \
+    VEC t1 = ADD(ADD(h, BIG1(e)), ADD(CH(e, f, g), kw));                                        \
+    s[(11 - i) & 7] = ADD(d, t1);                                                               \
+    s[(15 - i) & 7] = ADD(t1, ADD(BIG0(a), MAJ(a, b, c)));                                      \
+  }                                                                                             \
+  /* W_t for t = j (mod 16), in place over W_{t-16}. */                                         \
+  __attribute__((target(TARGET), always_inline)) static inline void NAME##_schedule(          \
+      VEC w[16], int j) {                                                                       \
+    w[j] = ADD(ADD(w[j], SMALL0(w[(j + 1) & 15])), ADD(w[(j + 9) & 15], SMALL1(w[(j + 14) & 15]))); \
+  }                                                                                             \
+  /* out = state after one compression of a digest's block: m, the 1 bit, zeros, the length.  \
+     The first 32 rounds are unrolled so that the fixed words and their schedule fold into      \
+     constants, the rest run in groups of 16 so that W stays in registers; one copy serves both \
+     hashes of an iteration. */                                                                 \
+  __attribute__((target(TARGET), noinline)) static void NAME##_compress(                       \
+      const VEC state[8], const VEC m[8], VEC out[8]) {                                         \
+    VEC s[8], w[16];                                                                            \
+    for (int j = 0; j < 8; j++) { s[j] = state[j]; w[j] = m[j]; }                               \
+    w[8] = SET1(HIGH_BIT);                                                                      \
+    for (int j = 9; j < 15; j++) w[j] = SET1(0);                                                \
+    w[15] = SET1(LENGTH_BITS);                                                                  \
+    _Pragma("clang loop unroll(full)")                                                          \
+    for (int r = 0; r < 16; r++) NAME##_round(s, r & 7, ADD(SET1(K[r]), w[r]));                 \
+    _Pragma("clang loop unroll(full)")                                                          \
+    for (int r = 16; r < 32; r++) {                                                             \
+      NAME##_schedule(w, r & 15);                                                               \
+      NAME##_round(s, r & 7, ADD(SET1(K[r]), w[r & 15]));                                       \
     }                                                                                           \
-    state[0] = ADD(state[0], a); state[1] = ADD(state[1], b);                                   \
-    state[2] = ADD(state[2], c); state[3] = ADD(state[3], d);                                   \
-    state[4] = ADD(state[4], e); state[5] = ADD(state[5], f);                                   \
-    state[6] = ADD(state[6], g); state[7] = ADD(state[7], h);                                   \
+    _Pragma("clang loop unroll(disable)")                                                       \
+    for (int base = 32; base < ROUNDS; base += 16) {                                            \
+      _Pragma("clang loop unroll(full)")                                                        \
+      for (int j = 0; j < 16; j++) {                                                            \
+        NAME##_schedule(w, j);                                                                  \
+        NAME##_round(s, j & 7, ADD(SET1(K[base + j]), w[j]));                                   \
+      }                                                                                         \
+    }                                                                                           \
+    for (int j = 0; j < 8; j++) out[j] = ADD(state[j], s[j]);                                   \
   }                                                                                             \
                                                                                                 \
   /* Word j of every lane from [lane][word] memory, and back. */                                \
@@ -117,16 +150,9 @@ static const uint32_t fk_sha256_k[64] = {
     fk_sha2_lanes_wipe(column, sizeof column);                                                \
   }                                                                                             \
                                                                                                 \
-  /* The block of a digest: its 8 words, the 1 bit, zeros and the length. */                   \
-  __attribute__((target(TARGET))) static inline void NAME##_pad(VEC w[16]) {                    \
-    w[8] = SET1(HIGH_BIT);                                                                      \
-    for (int j = 9; j < 15; j++) w[j] = SET1(0);                                                \
-    w[15] = SET1(LENGTH_BITS);                                                                  \
-  }                                                                                             \
-                                                                                                \
   __attribute__((target(TARGET))) static inline void NAME(                                     \
       const WORD *ipad, const WORD *opad, const WORD *u1, WORD *t, uint32_t iterations) {      \
-    VEC inner[8], outer[8], u[8], sum[8], state[8], w[16];                                      \
+    VEC inner[8], outer[8], u[8], sum[8], digest[8];                                            \
     for (int j = 0; j < 8; j++) {                                                               \
       inner[j] = NAME##_gather(ipad, j);                                                        \
       outer[j] = NAME##_gather(opad, j);                                                        \
@@ -134,20 +160,17 @@ static const uint32_t fk_sha256_k[64] = {
       sum[j] = u[j];                                                                            \
     }                                                                                           \
     for (uint32_t i = 1; i < iterations; i++) {                                                 \
-      /* The inner hash: the state after K ^ ipad, then U padded. */                            \
-      for (int j = 0; j < 8; j++) { state[j] = inner[j]; w[j] = u[j]; }                         \
-      NAME##_pad(w);                                                                            \
-      NAME##_compress(state, w);                                                                \
-      /* U = the outer hash of the inner digest, padded the same way. */                        \
-      for (int j = 0; j < 8; j++) { w[j] = state[j]; state[j] = outer[j]; }                     \
-      NAME##_pad(w);                                                                            \
-      NAME##_compress(state, w);                                                                \
-      for (int j = 0; j < 8; j++) { u[j] = state[j]; sum[j] = XOR(sum[j], u[j]); }             \
+      /* The inner hash: the state after K ^ ipad, then U padded; U = the outer hash of the   \
+         inner digest, padded the same way. */                                                  \
+      NAME##_compress(inner, u, digest);                                                        \
+      NAME##_compress(outer, digest, u);                                                        \
+      for (int j = 0; j < 8; j++) sum[j] = XOR(sum[j], u[j]);                                   \
     }                                                                                           \
     for (int j = 0; j < 8; j++) NAME##_scatter(t, j, sum[j]);                                   \
+    fk_sha2_lanes_scrub_stack();                                                                \
     fk_sha2_lanes_wipe(inner, sizeof inner); fk_sha2_lanes_wipe(outer, sizeof outer);       \
     fk_sha2_lanes_wipe(u, sizeof u); fk_sha2_lanes_wipe(sum, sizeof sum);                   \
-    fk_sha2_lanes_wipe(state, sizeof state); fk_sha2_lanes_wipe(w, sizeof w);               \
+    fk_sha2_lanes_wipe(digest, sizeof digest);                                                \
   }
 
 /* AVX-512: native rotates and three-input logic (vpternlog: 0x96 xor, 0xca select, 0xe8

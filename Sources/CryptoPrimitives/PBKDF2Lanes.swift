@@ -49,8 +49,8 @@ extension OpenSSLSHA256: LanesHMAC {
 /// (`CSHA2Lanes`): with AVX-512, 8 SHA-512 or 16 SHA-256 lanes; with AVX2, 4 or 8.
 ///
 /// From the second iteration on, both HMAC messages are one digest, so each compression takes
-/// a block whose padding is fixed; the kernel runs every iteration of a lane group in
-/// registers. The keyed pad states and U_1 (the HMAC over the salt, which has any length) come
+/// a block whose padding is fixed, which the kernel folds into constants; it runs every
+/// iteration of a lane group with no job set-up. The keyed pad states and U_1 (the HMAC over the salt, which has any length) come
 /// from OpenSSL here, once per candidate. No library is loaded: the kernel is compiled for its
 /// instruction set and used only where the CPU has it and it gave the known answers of the
 /// single-stream code.
