@@ -62,9 +62,10 @@ static inline void fk_sha2_lanes_wipe(void *memory, size_t count) {
 }
 
 /* Zeros the stack below the caller, where a finished compression's frame (its W and working
-   variables, when the registers did not hold them all) lay. */
+   variables, when the registers did not hold them all) lay: about 1 KiB at most, of the 2 KiB
+   zeroed. */
 __attribute__((noinline)) static void fk_sha2_lanes_scrub_stack(void) {
-  uint64_t below[1024];
+  uint64_t below[256];
   fk_sha2_lanes_wipe(below, sizeof below);
 }
 
@@ -80,6 +81,13 @@ static const uint32_t fk_sha256_k[64] = {
 0x19a4c116U, 0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU, 0x5b9cca4fU, 0x682e6ff3U,
 0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U, 0x90befffaU, 0xa4506cebU, 0xbef9a3f7U, 0xc67178f2U};
 
+/* FIPS 180-4, 5.3.5 and 5.3.3: the initial hash values of SHA-512 and SHA-256. */
+static const uint64_t fk_sha512_iv[8] = {
+0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+static const uint32_t fk_sha256_iv[8] = {
+0x6a09e667U, 0xbb67ae85U, 0x3c6ef372U, 0xa54ff53aU, 0x510e527fU, 0x9b05688cU, 0x1f83d9abU, 0x5be0cd19U};
+
 /* One kernel per hash and vector width, written once. VEC holds one word (WORD) of every lane;
    ROR, SHR, XOR3 (a ^ b ^ c), CH (e ? f : g) and MAJ (majority) act lane by lane; BIG0/BIG1
    and SMALL0/SMALL1 are the hash's Σ and σ functions, ROUNDS and K its rounds and constants.
@@ -90,7 +98,7 @@ static const uint32_t fk_sha256_k[64] = {
    are the state words (host order) after one block of K ^ ipad and K ^ opad, u1[8L..8L+7] the
    words of U_1; t receives the words of T = U_1 ^ U_2 ^ ... ^ U_c. */
 #define FK_HMAC_LANES_KERNEL(NAME, TARGET, LANES, WORD, VEC, LOAD, STORE, SET1, ADD, XOR, XOR3,   \
-                             CH, MAJ, BIG0, BIG1, SMALL0, SMALL1, ROUNDS, K, HIGH_BIT,            \
+                             CH, MAJ, BIG0, BIG1, SMALL0, SMALL1, ROUNDS, K, IV, HIGH_BIT,        \
                              LENGTH_BITS)                                                       \
   /* Round i of eight: the working variables rotate through s by index, not by moves. */      \
   __attribute__((target(TARGET), always_inline)) static inline void NAME##_round(             \
@@ -135,10 +143,30 @@ static const uint32_t fk_sha256_k[64] = {
     for (int j = 0; j < 8; j++) out[j] = ADD(state[j], s[j]);                                   \
   }                                                                                             \
                                                                                                 \
-  /* Word j of every lane from [lane][word] memory, and back. */                                \
-  __attribute__((target(TARGET))) static inline VEC NAME##_gather(const WORD *m, int j) {      \
+  /* out = state after one compression of any block m. */                                     \
+  __attribute__((target(TARGET), noinline)) static void NAME##_block(                          \
+      const VEC state[8], const VEC m[16], VEC out[8]) {                                        \
+    VEC s[8], w[16];                                                                            \
+    for (int j = 0; j < 8; j++) s[j] = state[j];                                                \
+    for (int j = 0; j < 16; j++) w[j] = m[j];                                                   \
+    _Pragma("clang loop unroll(full)")                                                          \
+    for (int r = 0; r < 16; r++) NAME##_round(s, r & 7, ADD(SET1(K[r]), w[r]));                 \
+    _Pragma("clang loop unroll(disable)")                                                       \
+    for (int base = 16; base < ROUNDS; base += 16) {                                            \
+      _Pragma("clang loop unroll(full)")                                                        \
+      for (int j = 0; j < 16; j++) {                                                            \
+        NAME##_schedule(w, j);                                                                  \
+        NAME##_round(s, j & 7, ADD(SET1(K[base + j]), w[j]));                                   \
+      }                                                                                         \
+    }                                                                                           \
+    for (int j = 0; j < 8; j++) out[j] = ADD(state[j], s[j]);                                   \
+  }                                                                                             \
+                                                                                                \
+  /* Word j of every lane from [lane][word] memory (`words` a lane), and back. */               \
+  __attribute__((target(TARGET))) static inline VEC NAME##_gather(const WORD *m, int words,    \
+                                                                  int j) {                      \
     WORD column[LANES];                                                                         \
-    for (int l = 0; l < LANES; l++) column[l] = m[8 * l + j];                                   \
+    for (int l = 0; l < LANES; l++) column[l] = m[words * l + j];                               \
     VEC v = LOAD(column);                                                                       \
     fk_sha2_lanes_wipe(column, sizeof column);                                                \
     return v;                                                                                   \
@@ -154,9 +182,9 @@ static const uint32_t fk_sha256_k[64] = {
       const WORD *ipad, const WORD *opad, const WORD *u1, WORD *t, uint32_t iterations) {      \
     VEC inner[8], outer[8], u[8], sum[8], digest[8];                                            \
     for (int j = 0; j < 8; j++) {                                                               \
-      inner[j] = NAME##_gather(ipad, j);                                                        \
-      outer[j] = NAME##_gather(opad, j);                                                        \
-      u[j] = NAME##_gather(u1, j);                                                              \
+      inner[j] = NAME##_gather(ipad, 8, j);                                                     \
+      outer[j] = NAME##_gather(opad, 8, j);                                                     \
+      u[j] = NAME##_gather(u1, 8, j);                                                           \
       sum[j] = u[j];                                                                            \
     }                                                                                           \
     for (uint32_t i = 1; i < iterations; i++) {                                                 \
@@ -171,6 +199,32 @@ static const uint32_t fk_sha256_k[64] = {
     fk_sha2_lanes_wipe(inner, sizeof inner); fk_sha2_lanes_wipe(outer, sizeof outer);       \
     fk_sha2_lanes_wipe(u, sizeof u); fk_sha2_lanes_wipe(sum, sizeof sum);                   \
     fk_sha2_lanes_wipe(digest, sizeof digest);                                                \
+  }                                                                                             \
+                                                                                                \
+  /* NAME_hmac(key, message, tag, ipad, opad): HMAC of one block of message for every lane.    \
+     key[16L..16L+15] are lane L's key words (a key of at most one block, zero-padded),          \
+     message[16L..16L+15] its message block, already padded (the 1 bit, zeros, the length of   \
+     key block and message); tag[8L..8L+7] receives the HMAC's words, and ipad and opad, unless \
+     NULL, the keyed pad states. Words in host order. */                                        \
+  __attribute__((target(TARGET))) static inline void NAME##_hmac(                              \
+      const WORD *key, const WORD *message, WORD *tag, WORD *ipad, WORD *opad) {                \
+    VEC k[16], block[16], iv[8], inner[8], outer[8], digest[8];                                 \
+    for (int j = 0; j < 8; j++) iv[j] = SET1(IV[j]);                                            \
+    for (int j = 0; j < 16; j++) k[j] = NAME##_gather(key, 16, j);                              \
+    for (int j = 0; j < 16; j++) block[j] = XOR(k[j], SET1((WORD)0x3636363636363636ULL));       \
+    NAME##_block(iv, block, inner);                                                             \
+    for (int j = 0; j < 16; j++) block[j] = XOR(k[j], SET1((WORD)0x5c5c5c5c5c5c5c5cULL));       \
+    NAME##_block(iv, block, outer);                                                             \
+    for (int j = 0; j < 16; j++) block[j] = NAME##_gather(message, 16, j);                      \
+    NAME##_block(inner, block, digest);                                                         \
+    NAME##_compress(outer, digest, block);                                                      \
+    for (int j = 0; j < 8; j++) NAME##_scatter(tag, j, block[j]);                               \
+    for (int j = 0; j < 8 && ipad; j++) NAME##_scatter(ipad, j, inner[j]);                      \
+    for (int j = 0; j < 8 && opad; j++) NAME##_scatter(opad, j, outer[j]);                      \
+    fk_sha2_lanes_scrub_stack();                                                                \
+    fk_sha2_lanes_wipe(k, sizeof k); fk_sha2_lanes_wipe(block, sizeof block);                   \
+    fk_sha2_lanes_wipe(inner, sizeof inner); fk_sha2_lanes_wipe(outer, sizeof outer);           \
+    fk_sha2_lanes_wipe(digest, sizeof digest);                                                  \
   }
 
 /* AVX-512: native rotates and three-input logic (vpternlog: 0x96 xor, 0xca select, 0xe8
@@ -198,7 +252,8 @@ static const uint32_t fk_sha256_k[64] = {
 FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha512_avx512, "avx512f", 8, uint64_t, __m512i, FK_512_LOAD,
                      FK_512_STORE, FK_512_SET64, _mm512_add_epi64, _mm512_xor_si512, FK_512_XOR3,
                      FK_512_CH, FK_512_MAJ, FK_512_S512_BIG0, FK_512_S512_BIG1, FK_512_S512_SMALL0,
-                     FK_512_S512_SMALL1, 80, fk_sha512_k, 0x8000000000000000ULL, 1536)
+                     FK_512_S512_SMALL1, 80, fk_sha512_k, fk_sha512_iv,
+                     0x8000000000000000ULL, 1536)
 
 #define FK_256_ROR64(x, n) _mm256_or_si256(_mm256_srli_epi64((x), (n)), _mm256_slli_epi64((x), 64 - (n)))
 #define FK_256_SET64(x) _mm256_set1_epi64x((long long)(x))
@@ -209,7 +264,8 @@ FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha512_avx512, "avx512f", 8, uint64_t, __m512i, F
 FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha512_avx2, "avx2", 4, uint64_t, __m256i, FK_256_LOAD,
                      FK_256_STORE, FK_256_SET64, _mm256_add_epi64, _mm256_xor_si256, FK_256_XOR3,
                      FK_256_CH, FK_256_MAJ, FK_256_S512_BIG0, FK_256_S512_BIG1, FK_256_S512_SMALL0,
-                     FK_256_S512_SMALL1, 80, fk_sha512_k, 0x8000000000000000ULL, 1536)
+                     FK_256_S512_SMALL1, 80, fk_sha512_k, fk_sha512_iv,
+                     0x8000000000000000ULL, 1536)
 
 /* SHA-256 (FIPS 180-4, 4.1.2): 32-bit words, 64 rounds, a 64-byte block: 768 bits. */
 #define FK_512_ROR32(x, n) _mm512_ror_epi32((x), (n))
@@ -221,7 +277,7 @@ FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha512_avx2, "avx2", 4, uint64_t, __m256i, FK_256
 FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha256_avx512, "avx512f", 16, uint32_t, __m512i, FK_512_LOAD,
                      FK_512_STORE, FK_512_SET32, _mm512_add_epi32, _mm512_xor_si512, FK_512_XOR3,
                      FK_512_CH, FK_512_MAJ, FK_512_S256_BIG0, FK_512_S256_BIG1, FK_512_S256_SMALL0,
-                     FK_512_S256_SMALL1, 64, fk_sha256_k, 0x80000000U, 768)
+                     FK_512_S256_SMALL1, 64, fk_sha256_k, fk_sha256_iv, 0x80000000U, 768)
 
 #define FK_256_ROR32(x, n) _mm256_or_si256(_mm256_srli_epi32((x), (n)), _mm256_slli_epi32((x), 32 - (n)))
 #define FK_256_SET32(x) _mm256_set1_epi32((int)(x))
@@ -232,7 +288,7 @@ FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha256_avx512, "avx512f", 16, uint32_t, __m512i, 
 FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha256_avx2, "avx2", 8, uint32_t, __m256i, FK_256_LOAD,
                      FK_256_STORE, FK_256_SET32, _mm256_add_epi32, _mm256_xor_si256, FK_256_XOR3,
                      FK_256_CH, FK_256_MAJ, FK_256_S256_BIG0, FK_256_S256_BIG1, FK_256_S256_SMALL0,
-                     FK_256_S256_SMALL1, 64, fk_sha256_k, 0x80000000U, 768)
+                     FK_256_S256_SMALL1, 64, fk_sha256_k, fk_sha256_iv, 0x80000000U, 768)
 
 #else
 static inline int fk_sha2_lanes_cpu(void) { return 0; }
@@ -244,5 +300,9 @@ static inline void fk_pbkdf2_sha256_avx512(const uint32_t *ipad, const uint32_t 
                                            const uint32_t *u1, uint32_t *t, uint32_t iterations) {}
 static inline void fk_pbkdf2_sha256_avx2(const uint32_t *ipad, const uint32_t *opad,
                                          const uint32_t *u1, uint32_t *t, uint32_t iterations) {}
+static inline void fk_pbkdf2_sha512_avx512_hmac(const uint64_t *key, const uint64_t *message,
+                                                uint64_t *tag, uint64_t *ipad, uint64_t *opad) {}
+static inline void fk_pbkdf2_sha512_avx2_hmac(const uint64_t *key, const uint64_t *message,
+                                              uint64_t *tag, uint64_t *ipad, uint64_t *opad) {}
 #endif
 #endif

@@ -20,7 +20,9 @@ import VaultKeys
 /// per-node steps run in place through libsecp256k1, libsodium and OpenSSL's SHA-512 with no
 /// key objects and no allocation. A parent's HMAC key (its chain code) is keyed once and its
 /// pad states kept for every child, and the masters' keys ("Bitcoin seed", "ed25519 seed") are
-/// keyed once per matcher, so each HMAC costs two SHA-512 compressions.
+/// keyed once per matcher, so each HMAC costs two SHA-512 compressions. Where the seed engine
+/// runs in SIMD lanes, a batch's Ed25519 nodes (SLIP-0010's steps, all hardened) are derived
+/// ahead for every seed of the batch, as many seeds at a time as the lanes hold.
 /// One per worker thread: it counts its work in `stats` and shares nothing.
 package final class TargetMatcher {
   /// What the matcher computed: per seed, or in total.
@@ -66,6 +68,13 @@ package final class TargetMatcher {
 
   private let targets: [RecoveryTarget]
   private let nodes: [Node]
+  /// The Ed25519 nodes in the tree's order (parents first), and each node's place among them.
+  private let ed25519Nodes: [Int]
+  private let ed25519Index: [Int?]
+  /// Where a batch's Ed25519 nodes were derived ahead, in SIMD lanes, and which seed of the
+  /// batch is at hand: per seed, per Ed25519 node, key ‖ chain code.
+  private var derivedAhead: UnsafeMutableRawPointer?
+  private var seedAtHand = 0
   /// The identities, in the order that adds the least work first.
   private let plan: [Entry]
   /// Per node, for the seed at hand: derived, valid, public key computed.
@@ -97,6 +106,7 @@ package final class TargetMatcher {
   /// The pad states of the masters' public HMAC keys, "Bitcoin seed" and "ed25519 seed".
   private static let secp256k1MasterPads = masterPads("Bitcoin seed")
   private static let ed25519MasterPads = masterPads("ed25519 seed")
+  private static let ed25519MasterKey = Array("ed25519 seed".utf8)
 
   private static func masterPads(_ key: String) -> [UInt8] {
     [UInt8](unsafeUninitializedCapacity: HMACSHA512.padsByteCount) { pads, count in
@@ -146,6 +156,10 @@ package final class TargetMatcher {
     }
     self.nodes = nodes
     flags = [UInt8](repeating: 0, count: nodes.count)
+    ed25519Nodes = nodes.indices.filter { nodes[$0].curve == .ed25519 }
+    var ed25519Index = [Int?](repeating: nil, count: nodes.count)
+    for (position, node) in ed25519Nodes.enumerated() { ed25519Index[node] = position }
+    self.ed25519Index = ed25519Index
 
     // Cheapest first: each step takes the identity whose missing work costs least, counting a
     // point multiplication (secp256k1 or Ed25519) as 16 HMACs, about what they cost here.
@@ -198,9 +212,21 @@ package final class TargetMatcher {
   package func firstMatch(in seeds: [SecureBytes]) -> (index: Int, label: String)? {
     guard !plan.isEmpty, !seeds.isEmpty else { return nil }
     var result: (index: Int, label: String)?
-    _ = SecureBytes(count: nodes.count * Self.stride + Self.workBytes) { scratch in
+    let lanes =
+      ed25519Nodes.isEmpty || seeds.count < 2 || seeds.contains(where: { $0.count != 64 })
+      ? nil : HMACSHA512Lanes.laneCount
+    let aheadBytes = lanes == nil ? 0 : seeds.count * ed25519Nodes.count * 64
+    let laneBytes = lanes.map { HMACSHA512Lanes.scratchByteCount + $0 * 64 } ?? 0
+    let own = nodes.count * Self.stride + Self.workBytes
+    _ = SecureBytes(count: own + aheadBytes + laneBytes) { scratch in
       let base = scratch.baseAddress!
+      if let lanes {
+        deriveEd25519Ahead(seeds, lanes: lanes, into: base + own, work: base + own + aheadBytes)
+        derivedAhead = base + own
+      }
+      defer { derivedAhead = nil }
       for (index, seed) in seeds.enumerated() {
+        seedAtHand = index
         if let label = match(seed: seed, scratch: base) {
           result = (index, label)
           break
@@ -208,6 +234,60 @@ package final class TargetMatcher {
       }
     }
     return result
+  }
+
+  /// Every Ed25519 node of every seed, parents first, `lanes` seeds at a time through the
+  /// SIMD-lane HMAC (SLIP-0010's steps are all hardened, so none can fail): key ‖ chain code per
+  /// seed and node at `ahead`. `work` holds the lanes' words and then their messages (64 bytes
+  /// each).
+  private func deriveEd25519Ahead(
+    _ seeds: [SecureBytes], lanes: Int, into ahead: UnsafeMutableRawPointer,
+    work: UnsafeMutableRawPointer
+  ) {
+    let messages = work + HMACSHA512Lanes.scratchByteCount
+    func slot(_ seed: Int, _ node: Int) -> UnsafeMutableRawPointer {
+      ahead + (seed * ed25519Nodes.count + ed25519Index[node]!) * 64
+    }
+    for node in ed25519Nodes {
+      var start = 0
+      while start < seeds.count {
+        let count = min(lanes, seeds.count - start)
+        let first = start
+        if let parent = nodes[node].parent, let component = nodes[node].component {
+          // 0x00 ‖ k_parent ‖ ser32(i), under the parent's chain code.
+          for lane in 0..<count {
+            let message = messages + lane * 64
+            message.storeBytes(of: 0, as: UInt8.self)
+            (message + 1).copyMemory(from: slot(first + lane, parent), byteCount: Self.keyBytes)
+            message.storeBytes(
+              of: component.rawIndex.bigEndian, toByteOffset: 33, as: UInt32.self)
+          }
+          HMACSHA512Lanes.authenticate(
+            count: count,
+            key: {
+              UnsafeRawBufferPointer(start: slot(first + $0, parent) + Self.keyBytes, count: 32)
+            },
+            message: {
+              UnsafeRawBufferPointer(start: messages + $0 * 64, count: Self.messageBytes)
+            },
+            tag: { slot(first + $0, node) }, scratch: work)
+        } else {
+          // The seed under "ed25519 seed".
+          for lane in 0..<count {
+            seeds[first + lane].withUnsafeBytes {
+              (messages + lane * 64).copyMemory(from: $0.baseAddress!, byteCount: 64)
+            }
+          }
+          Self.ed25519MasterKey.withUnsafeBytes { masterKey in
+            HMACSHA512Lanes.authenticate(
+              count: count, key: { _ in masterKey },
+              message: { UnsafeRawBufferPointer(start: messages + $0 * 64, count: 64) },
+              tag: { slot(first + $0, node) }, scratch: work)
+          }
+        }
+        start += count
+      }
+    }
   }
 
   private func match(seed: SecureBytes, scratch: UnsafeMutableRawPointer) -> String? {
@@ -263,6 +343,15 @@ package final class TargetMatcher {
     flags[node] |= Self.derived
     let slot = scratch + node * Self.stride
     let curve = nodes[node].curve
+    if let ahead = derivedAhead, let position = ed25519Index[node] {
+      // Taken from the batch's derivation, parents first, each counted as computed.
+      if let parent = nodes[node].parent { _ = derive(parent, seed, scratch) }
+      stats.hmacs += 1
+      slot.copyMemory(
+        from: ahead + (seedAtHand * ed25519Nodes.count + position) * 64, byteCount: 64)
+      flags[node] |= Self.valid
+      return true
+    }
     guard let parent = nodes[node].parent, let component = nodes[node].component else {
       stats.hmacs += 1
       let pads = curve == .secp256k1 ? Self.secp256k1MasterPads : Self.ed25519MasterPads

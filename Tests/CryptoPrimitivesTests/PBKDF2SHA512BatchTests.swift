@@ -168,6 +168,9 @@ import Testing
     let words = Set(flags.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }))
     #expect(engines.contains(.lanesAVX2) == words.contains("avx2"), "\(engines)")
     #expect(engines.contains(.lanesAVX512) == words.contains("avx512f"), "\(engines)")
+    // The SIMD-lane HMAC (SLIP-0010's steps of a batch) runs wherever the seed engine is lanes.
+    let lanes = PBKDF2SHA512Batch.engine.description.contains("SIMD lanes")
+    #expect((HMACSHA512Lanes.laneCount != nil) == lanes, "\(PBKDF2SHA512Batch.engine)")
     #expect(
       !PBKDF2SHA512Batch.multiBufferFailedSelfTest,
       "\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "")")

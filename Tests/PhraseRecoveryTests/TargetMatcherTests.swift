@@ -177,4 +177,37 @@ struct TargetMatcherTests {
     #expect(found?.index == 1)
     #expect(found?.label == "swarm.address")
   }
+
+  /// A batch's Ed25519 nodes are derived ahead, several seeds at a time in SIMD lanes where the
+  /// seed engine has them: the seed that matches, its label and the work counted are what one
+  /// seed at a time gives, wherever the seed sits in the batch (past a full group of lanes).
+  @Test(arguments: [0, 7, 8, 12])
+  func aBatchMatchesAsOneSeedAtATime(_ position: Int) throws {
+    var seeds = (0..<13).map { SecureBytes([UInt8](repeating: UInt8(20 + $0), count: 64)) }
+    seeds[position] = Self.profile.seed
+    let ed25519Paths = try DerivationPathTemplate("m/44'/73405'/{0-4}'/0'/0'").paths
+    let third = try Self.profile.ed25519Identity(at: Self.path("m/44'/73405'/3'/0'/0'"))
+    let cases: [(targets: [RecoveryTarget], label: String)] = [
+      ([.peerID(Self.profile.ipfs.peerID)], "ipfs.peerId"),
+      ([.radicle(Self.profile.radicle.radicle)], "radicle.did"),
+      ([try .peerID(third.peerID, paths: ed25519Paths)], "m/44'/73405'/3'/0'/0'"),
+      (
+        [.address(Self.other.swarm.address), .radicle(Self.profile.radicle.radicle)],
+        "radicle.did"
+      ),
+    ]
+    for (targets, label) in cases {
+      let batch = TargetMatcher(targets: targets)
+      let found = batch.firstMatch(in: seeds)
+      #expect(found?.index == position, "\(label)")
+      #expect(found?.label == label)
+      let single = TargetMatcher(targets: targets)
+      for seed in seeds[...position] { _ = single.match(seed: seed) }
+      #expect(batch.stats == single.stats, "\(label)")
+    }
+    // No match in a batch of other seeds.
+    seeds[position] = Self.other.seed
+    #expect(
+      TargetMatcher(targets: [.peerID(Self.profile.ipfs.peerID)]).firstMatch(in: seeds) == nil)
+  }
 }
