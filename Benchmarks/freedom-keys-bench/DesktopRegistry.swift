@@ -22,7 +22,7 @@ func writeRegistryAtTheLimit(in directory: String) -> Int {
     count += 1
   }
   text += "]}"
-  FileManager.default.createFile(
+  _ = FileManager.default.createFile(
     atPath: directory + "/" + DesktopProfileRegistry.fileName, contents: Data(text.utf8))
   return count
 }

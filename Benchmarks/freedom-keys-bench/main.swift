@@ -46,6 +46,7 @@ struct Report: Encodable {
   var recoverEndToEnd: RecoverEndToEndReport?
   var aheadOfHashcat: AheadOfHashcatReport?
   var vaultAgainstHashcat: VaultAgainstHashcatReport?
+  var keystoreScrypt: KeystoreScryptReport?
   /// `derive --json` as a whole process against a static-stdlib floor (WholeProcess.swift).
   var wholeProcess: WholeProcessResult?
   /// `recover`'s peak RSS against the parts of its search (RecoverMemory.swift).
@@ -250,6 +251,7 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
 try recoverEndToEnd()
 try aheadOfHashcat()
 try vaultAgainstHashcat()
+try keystoreScryptAgainstLibsodium()
 try measureRecoverKernels()
 if filter.map({ "whole process".contains($0) }) ?? true {
   report.wholeProcess = measureWholeProcess()
