@@ -7,8 +7,10 @@ home in one transaction) it kills the export with SIGKILL at a random instant an
 once with independent readers (eth-keyfile, ssh-keygen, Python's json), then again after the
 next run (a verify, which finishes or undoes the interrupted change, and an export run to the
 end). `undo` is killed the same way after an export of B --force (issue 26, item 8): one whole
-identity at every instant, and the other kept whole in a backup. It also fills a small tmpfs,
-makes directories unwritable and runs exports in concurrent pairs. The invariants (issue 8, "What to build" 4):
+identity at every instant, and the other kept whole in a backup. It also fills a small tmpfs
+(every other run with a backup folder already holding backups), plants a .freedom-keys.replaced
+that is a file, a symbolic link, a FIFO or an unwritable directory, makes directories
+unwritable and runs exports in concurrent pairs. The invariants (issue 8, "What to build" 4):
 
   (a) the files of an identity (bee's keys/, Radicle's key pair, kubo's PeerID and PrivKey) are
       all of one identity, the old or the new;
@@ -136,7 +138,9 @@ class Harness:
         found = []
         for base, dirs, files in os.walk(directory):
             # What an export replaced is kept in .freedom-keys.replaced on purpose (issue 16).
+            # A file, link or FIFO by that name is one a scenario planted there.
             dirs[:] = [d for d in dirs if d != REPLACED]
+            files = [f for f in files if f != REPLACED]
             for name in dirs + files:
                 if name.startswith(".freedom-keys") or ".tmp-" in name:
                     found.append(os.path.relpath(os.path.join(base, name), directory))
@@ -951,6 +955,17 @@ def full_disk(h, node, runs):
         for run in range(runs):
             h.runs += 1
             directory = node.make(parent=mount)
+            if run % 2:
+                # A backup folder that already holds backups (B's, then A's again) when the
+                # disk fills up (issue 26).
+                for who in ("B", "A"):
+                    own = "who" in node.arguments.__code__.co_varnames  # Radicle's alias
+                    arguments = (node.arguments(directory, who=who) if own
+                                 else node.arguments(directory))
+                    status, _, err = h.run(arguments, who)
+                    if status != 0:
+                        h.violations.report(scenario, run, f"the export of {who} before filling "
+                                            f"the disk exited {status}: {err.strip()}")
             filler = os.path.join(mount, "filler")
             st = os.statvfs(mount)
             free = st.f_bavail * st.f_frsize
@@ -968,6 +983,54 @@ def full_disk(h, node, runs):
             shutil.rmtree(directory, ignore_errors=True)
     finally:
         subprocess.run(["umount", mount], capture_output=True)
+
+
+def planted_backup_folder(h, node):
+    """A .freedom-keys.replaced that is not a directory freedom-keys can fill (a file, a
+    symbolic link, a FIFO, an unwritable directory) is refused before the commit (issue 26,
+    item 1): the export changes nothing, writes nothing through the link, and the directory
+    stays usable."""
+    scenario = f"{node.name} planted {REPLACED}"
+    for kind in ("file", "symlink", "fifo", "unwritable"):
+        h.runs += 1
+        directory = node.make()
+        planted = os.path.join(directory, REPLACED)
+        outside = tempfile.mkdtemp(dir=h.scratch, prefix="outside-")
+        undo = None
+        if kind == "file":
+            with open(planted, "wb") as f:
+                f.write(b"planted")
+        elif kind == "symlink":
+            os.symlink(outside, planted)
+        elif kind == "fifo":
+            os.mkfifo(planted, 0o600)
+        else:
+            os.mkdir(planted, 0o700)
+            undo = make_unwritable(planted)
+            if undo is None:
+                print(f"faults: skipped {scenario} ({kind}): chattr +i failed on this file system")
+                shutil.rmtree(directory, ignore_errors=True)
+                continue
+        kind_before = stat.S_IFMT(os.lstat(planted).st_mode)
+        status, _, err = h.run(node.arguments(directory), "B")
+        if undo:
+            undo()
+        label = f"{scenario} ({kind})"
+        if status == 0:
+            h.violations.report(label, 0, "exit 0: the export went ahead past the planted folder")
+        finished(h, node, label, 0, directory, status, err)
+        if stat.S_IFMT(os.lstat(planted).st_mode) != kind_before:
+            h.violations.report(label, 0, f"the planted {kind} was replaced")
+        if kind == "file" and read(planted) != b"planted":
+            h.violations.report(label, 0, "the planted file was written")
+        if os.listdir(outside):
+            h.violations.report(label, 0, f"wrote through the link: {os.listdir(outside)}")
+        # Usable: a verify of the identity in place succeeds.
+        v_status, _, v_err = h.run(node.verify(directory, "A"), "A")
+        if v_status != 0:
+            h.violations.report(label, 0, f"verify afterwards exited {v_status}: {v_err.strip()}")
+        shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(outside, ignore_errors=True)
 
 
 def concurrent(h, node, runs):
@@ -1358,6 +1421,8 @@ def main():
             step_kills(h, node)
             durability(h, node)
             full_disk(h, node, max(3, args.runs // 10))
+            if node.name != "freedom":
+                planted_backup_folder(h, node)
             concurrent(h, node, max(2, args.runs // 25))
             undo_kills(h, node, max(5, args.runs // 4))
             undo_step_kills(h, node)
