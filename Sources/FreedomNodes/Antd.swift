@@ -15,7 +15,7 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
   public static let keystoreFile = Bee.keystoreFile
   public static let configFile = "config.yaml"
   /// The flock antd holds while it runs.
-  public static let lockFile = AntdLock.fileName
+  public static let lockFile = "antd.lock"
   /// What antd makes itself when it starts without a keystore.
   public static let ownIdentityFile = "identity.json"
   public static let ownSigningKeyFile = "signing.key"
@@ -361,11 +361,12 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
   func requireStopped() throws(NodeError) {
     let path = NodePath.join(directory, Self.lockFile)
     switch try NodeSession.engine({ () throws(NodeFileError) in
-      try AntdLock.probe(dataDirectory: directory)
+      try DaemonLock.probe(directory: directory, name: Self.lockFile)
     }) {
-    case .notRunning: return
-    case .running: throw .running(.antd, directory: directory, lock: path)
-    case .unexpectedFile(let reason): throw .files(NodeFileError(.unexpectedFile, reason))
+    case .free: return
+    case .held: throw .running(.antd, directory: directory, lock: path)
+    case .unexpectedFile(let kind):
+      throw .files(NodeFileError(.unexpectedFile, "\(path) is \(kind), not antd's lock file"))
     }
   }
 

@@ -135,12 +135,26 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
     withExtendedLifetime(try repositoryLock()) {}
   }
 
-  /// kubo's own repository lock, or the refusal naming the daemon that holds it.
-  func repositoryLock() throws(NodeError) -> KuboRepoLock? {
-    try NodeSession.engine { () throws(NodeFileError) in
-      try KuboRepoLock.acquire(repository: directory)
+  /// kubo's own repository lock (a running `ipfs daemon` holds an fcntl write lock on
+  /// `repo.lock`), kept while the config is replaced so that no daemon starts meanwhile; nil
+  /// when no daemon ever ran there; or the refusal naming the daemon that holds it. Taken inside
+  /// the directory's own lock, so the holder is never another of our runs.
+  func repositoryLock() throws(NodeError) -> DaemonLock.Taken? {
+    let path = NodePath.join(directory, Self.repositoryLockFile)
+    switch try NodeSession.engine({ () throws(NodeFileError) in try DaemonLock.take(path: path) }) {
+    case .noFile: return nil
+    case .taken(let lock): return lock
+    case .heldBy(let process):
+      let holder = process.map { " (process \($0))" } ?? ""
+      throw .files(
+        NodeFileError(
+          .busy, "a kubo daemon\(holder) holds \(path); stop it (ipfs shutdown) and run this again")
+      )
     }
   }
+
+  /// The file of kubo's repository lock.
+  static let repositoryLockFile = "repo.lock"
 
   // MARK: - Verify
 

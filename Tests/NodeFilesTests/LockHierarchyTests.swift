@@ -140,20 +140,20 @@ struct LockHierarchyTests {
   }
 }
 
-@Suite("NodeFiles: antd's lock")
-struct AntdLockTests {
-  @Test func aProbeTellsRunningFromStoppedAndNeverWaits() throws {
+@Suite("NodeFiles: a daemon's lock")
+struct DaemonLockTests {
+  @Test func aProbeTellsHeldFromFreeAndNeverWaits() throws {
     let root = try TemporaryDirectory()
-    #expect(try AntdLock.probe(dataDirectory: root.path) == .notRunning)
+    #expect(try DaemonLock.probe(directory: root.path, name: "antd.lock") == .free)
     #expect(try root.contents() == [])
     let path = root.file("antd.lock")
     try put(path, "")
-    #expect(try AntdLock.probe(dataDirectory: root.path) == .notRunning)
+    #expect(try DaemonLock.probe(directory: root.path, name: "antd.lock") == .free)
     let held = open(path, O_RDWR)
     #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
-    #expect(try AntdLock.probe(dataDirectory: root.path) == .running)
+    #expect(try DaemonLock.probe(directory: root.path, name: "antd.lock") == .held)
     close(held)
-    #expect(try AntdLock.probe(dataDirectory: root.path) == .notRunning)
+    #expect(try DaemonLock.probe(directory: root.path, name: "antd.lock") == .free)
   }
 
   /// Issue 19: a FIFO named antd.lock hung `export antd` forever.
@@ -162,18 +162,35 @@ struct AntdLockTests {
     let path = root.file("antd.lock")
     #expect(mkfifo(path, 0o600) == 0)
     #expect(
-      try AntdLock.probe(dataDirectory: root.path)
-        == .unexpectedFile(reason: "\(path) is a FIFO, not antd's lock file"))
+      try DaemonLock.probe(directory: root.path, name: "antd.lock")
+        == .unexpectedFile(kind: "a FIFO"))
     unlink(path)
     try put(root.file("real.lock"), "")
     #expect(symlink(root.file("real.lock"), path) == 0)
     #expect(
-      try AntdLock.probe(dataDirectory: root.path)
-        == .unexpectedFile(reason: "\(path) is a symbolic link, not antd's lock file"))
+      try DaemonLock.probe(directory: root.path, name: "antd.lock")
+        == .unexpectedFile(kind: "a symbolic link"))
     let node = try NodeDirectory.open(root.path, layout: testNode, create: false)
     defer { node.close() }
     #expect(
-      try AntdLock.probe(in: node)
-        == .unexpectedFile(reason: "\(path) is a symbolic link, not antd's lock file"))
+      try DaemonLock.probe(in: node, at: "antd.lock") == .unexpectedFile(kind: "a symbolic link"))
+  }
+
+  /// kubo's kind: an fcntl write lock, taken and kept, and without a file, no lock and no file
+  /// made. (Another process holding it, named by its id, is ExportKuboTests'.)
+  @Test func aRecordLockIsTakenOnlyWhereTheFileIs() throws {
+    let root = try TemporaryDirectory()
+    let path = root.file("repo.lock")
+    guard case .noFile = try DaemonLock.take(path: path) else {
+      Issue.record("a lock was taken without a file")
+      return
+    }
+    #expect(try root.contents() == [])
+    try put(path, "")
+    guard case .taken(let lock) = try DaemonLock.take(path: path) else {
+      Issue.record("the free lock was not taken")
+      return
+    }
+    withExtendedLifetime(lock) {}
   }
 }
