@@ -1,5 +1,4 @@
 import CryptoPrimitives
-import Glibc
 import NodeFiles
 import PhraseRecovery
 import VaultKeys
@@ -501,9 +500,5 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     return EthereumAddress(publicKey: parsed.publicKey)
   }
 
-  static func realPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
+  static func realPath(_ path: String) -> String { NodePath.resolved(path) ?? path }
 }

@@ -89,6 +89,12 @@
     static func unlink(path: String) -> Int32 { Glibc.unlink(path) }
     static func link(path from: String, _ to: String) -> Int32 { Glibc.link(from, to) }
     static func rename(path from: String, _ to: String) -> Int32 { Glibc.rename(from, to) }
+    /// `realpath(3)`: the absolute path with every link and `.`/`..` resolved, or nil.
+    static func realPath(_ path: String) -> String? {
+      guard let resolved = Glibc.realpath(path, nil) else { return nil }
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
 
     // MARK: Descriptors
 

@@ -94,6 +94,10 @@ public enum NodePath {
     path.split(separator: "/").contains { $0.hasPrefix(".freedom-keys") }
   }
 
+  /// `path` with every symbolic link and `.`/`..` resolved, or nil when it does not resolve
+  /// (for comparing two names of one directory; never for opening).
+  package static func resolved(_ path: String) -> String? { Platform.realPath(path) }
+
   /// The last component of `path`.
   package static func leaf(_ path: String) -> String {
     String(path.split(separator: "/").last ?? "")
