@@ -26,13 +26,35 @@ public enum SHA256 {
   /// the context wiped: OpenSSL's compression, which uses the CPU's SHA extensions where present
   /// (about five times libsodium's portable C on a 16-byte input), for the checksum of every
   /// candidate phrase a recovery search enumerates.
+  /// A message that fits one padded block (at most 55 bytes, as every entropy does) is padded
+  /// here and compressed once, without the context's buffering.
   package static func hash(_ data: UnsafeRawBufferPointer, into digest: UnsafeMutableRawPointer) {
     typealias H = OpenSSLSHA256
     withUnsafeTemporaryAllocation(of: H.Context.self, capacity: 1) { context in
       let context = context.baseAddress!
       H.initialize(context)
-      H.update(context, data)
-      H.finalize(context, into: digest)
+      if data.count <= H.blockByteCount - 9 {
+        withUnsafeTemporaryAllocation(byteCount: H.blockByteCount, alignment: 8) { block in
+          let block = block.baseAddress!
+          block.initializeMemory(as: UInt8.self, repeating: 0, count: H.blockByteCount)
+          if let bytes = data.baseAddress { block.copyMemory(from: bytes, byteCount: data.count) }
+          block.storeBytes(of: 0x80, toByteOffset: data.count, as: UInt8.self)
+          block.storeBytes(
+            of: UInt64(data.count * 8).bigEndian, toByteOffset: H.blockByteCount - 8,
+            as: UInt64.self)
+          H.compress(context, block)
+          sodium_memzero(block, H.blockByteCount)
+        }
+        let state = UnsafeRawPointer(context) + H.stateOffset
+        for word in 0..<(byteCount / 4) {
+          digest.storeBytes(
+            of: state.load(fromByteOffset: 4 * word, as: UInt32.self).bigEndian,
+            toByteOffset: 4 * word, as: UInt32.self)
+        }
+      } else {
+        H.update(context, data)
+        H.finalize(context, into: digest)
+      }
       sodium_memzero(context, MemoryLayout<H.Context>.size)
     }
   }
