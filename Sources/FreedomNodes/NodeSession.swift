@@ -95,7 +95,10 @@ public enum NodeSession {
         existing += try engine { () throws(NodeFileError) in try target.backups() }
       }
       let backup = backupName(for: plan.actions, existing: existing)
-      for target in [directory] + directory.nestedDirectories { target.defaultBackup = backup }
+      // The change may be applied in an enclosing directory (a desktop profile's app root).
+      for target in directory.enclosingDirectories + [directory] + directory.nestedDirectories {
+        target.defaultBackup = backup
+      }
     }
     let result = try node.apply(plan, in: directory)
     for warning in result?.warnings ?? [] { events(.engine(warning)) }

@@ -150,6 +150,13 @@ enum NodeText {
         "\(path) has no address field; give --password-file to decrypt and check the key"
       }
     case .noVault(let path): "\(path) does not exist"
+    case .profileName:
+      "desktop Freedom makes no profile id of that name (it keeps a-z, 0-9, _ and -): "
+        + "nothing was written"
+    case .unregisteredProfileFolder(let path):
+      "\(path) already holds files, but no profile of \(DesktopProfileRegistry.fileName) "
+        + "is kept there; desktop Freedom would not open it as a new profile (import it in its "
+        + "profile manager instead): nothing was written"
     }
   }
 
