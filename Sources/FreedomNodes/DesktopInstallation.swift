@@ -495,13 +495,20 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
         reason: "it lists this profile or its slot now, or cannot be read; nothing was written")
     }
     let metadataPath = paths.profileMetadata
-    func inTransaction(_ path: String) -> String {
-      Self.relative(path, under: transactionRoot) ?? NodePath.leaf(path)
+    // Both lie in the transaction's root, unless a Radicle home given outside the app root
+    // took the transaction down to userData: then the registry is not the transaction's.
+    guard let registryFile = Self.relative(registryPath, under: transactionRoot),
+      let metadataFile = Self.relative(metadataPath, under: transactionRoot)
+    else {
+      throw .invalid(
+        path: radicleHome,
+        reason: "a new profile's Radicle home is R/<slot> of its app root, where desktop reads "
+          + "it; nothing was written")
     }
     return (
       [
-        .init(inTransaction(registryPath), SecureBytes(bytes), mode: 0o644),
-        .init(inTransaction(metadataPath), SecureBytes(registration.metadata), mode: 0o644),
+        .init(registryFile, SecureBytes(bytes), mode: 0o644),
+        .init(metadataFile, SecureBytes(registration.metadata), mode: 0o644),
       ],
       [
         PlannedAction(registryPath, existing == nil ? .create : .replace(before: nil)),

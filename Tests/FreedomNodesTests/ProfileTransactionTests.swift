@@ -221,6 +221,21 @@ struct ProfileRegistrationTests {
     #expect(!FileManager.default.fileExists(atPath: root + "/Profiles/travel/identity"))
   }
 
+  @Test func aNewProfileWithARadicleHomeElsewhereIsRefusedWritingNothing() throws {
+    let fixture = try NodeFixture()
+    let root = try ProfileTransactionTests().appRoot(fixture)
+    let registryBefore = fixture.read("Freedom/profile-registry.json")
+    let installation = try DesktopInstallation(
+      appRoot: root, profile: "travel", radicleHome: fixture.path("rad"),
+      createsInstallation: true)
+    #expect(throws: NodeError.self) {
+      _ = try NodeSession.export(installation, inputs(), consent: .none)
+    }
+    #expect(fixture.read("Freedom/profile-registry.json") == registryBefore)
+    #expect(!FileManager.default.fileExists(atPath: root + "/Profiles/travel/profile.json"))
+    #expect(!FileManager.default.fileExists(atPath: fixture.path("rad/keys")))
+  }
+
   @Test func aFolderHoldingSomethingElseIsNotRegistered() throws {
     let fixture = try NodeFixture()
     let root = try ProfileTransactionTests().appRoot(fixture)
