@@ -365,6 +365,9 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     /// The profile registered in the same transaction (its record in the registry and its
     /// profile.json), or nil.
     public let registration: DesktopProfileRegistration?
+
+    /// The change, or Radicle's in its second transaction.
+    public var changes: Bool { change != nil || radicleOutside != nil }
   }
 
   public func plan(

@@ -49,7 +49,7 @@ public struct ExportDryRun<Plan: NodePlan>: Sendable {
   public let interruptedChanges: [NodeDirectory.InterruptedChange]
 
   /// Whether the export would change anything (finishing an interrupted change included).
-  public var changes: Bool { plan.change != nil || !interruptedChanges.isEmpty }
+  public var changes: Bool { plan.changes || !interruptedChanges.isEmpty }
 }
 
 /// The one export path, the one verify path and the one target reader that every command uses:

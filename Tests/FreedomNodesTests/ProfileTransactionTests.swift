@@ -87,6 +87,20 @@ struct ProfileTransactionTests {
     #expect(!again.changes)
   }
 
+  @Test func theDryRunCountsARadicleHomeGivenOutsideToo() throws {
+    let fixture = try NodeFixture()
+    // A userData outside any catalog, Radicle's home given elsewhere: two transactions, both
+    // counted.
+    let installation = try DesktopInstallation(
+      userData: fixture.path("Freedom"), radicleHome: fixture.path("rad"),
+      createsInstallation: true)
+    _ = try NodeSession.export(installation, inputs(NodeFixture.abandon), consent: .none)
+    try FileManager.default.removeItem(atPath: fixture.path("rad/keys"))
+    let dryRun = try NodeSession.dryRun(installation, inputs(NodeFixture.abandon), consent: .none)
+    #expect(dryRun.plan.change == nil)
+    #expect(dryRun.changes)
+  }
+
   /// A work profile that held junk's identity and now holds abandon's, junk's kept aside in
   /// Profiles/work and R/2 under one backup name.
   func replaced(_ fixture: NodeFixture) throws -> (String, DesktopInstallation) {
