@@ -68,6 +68,32 @@ struct ProfileTransactionTests {
     #expect(opened.phrase() == NodeFixture.junk.phrase())
   }
 
+  @Test func aDevBuildsProfileIsOneTransactionRootedInFreedomDev() throws {
+    let fixture = try NodeFixture()
+    let dev = fixture.path("Freedom Dev")
+    let appRoot = dev + "/freedom-browser-abcd1234"
+    try fixture.file(
+      "Freedom Dev/freedom-browser-abcd1234/profile-registry.json",
+      #"{"version": 1, "profiles": [{"id": "default", "slot": 0}, {"id": "work", "slot": 2}]}"#)
+    try fixture.file(
+      "Freedom Dev/freedom-browser-abcd1234/Profiles/work/profile.json", #"{"slot": 2}"#)
+    let work = try DesktopInstallation(appRoot: appRoot, profile: "work")
+    #expect(work.radicleHome == dev + "/R/abcd1234/2")
+    // The nearest folder holding both Profiles/work and R/abcd1234/2.
+    #expect(work.transactionRoot == dev)
+    _ = try NodeSession.export(work, inputs(NodeFixture.junk), consent: .none)
+    let before = contents(dev)
+    try FileManager.default.createDirectory(
+      atPath: dev + "/R/abcd1234/2/keys/planted", withIntermediateDirectories: true)
+    #expect(throws: NodeError.self) {
+      _ = try NodeSession.export(
+        work, inputs(NodeFixture.abandon),
+        consent: ExportConsent(replacesOtherIdentities: true, replacesVault: true))
+    }
+    #expect(contents(dev) == before)
+    #expect(try work.openVault(password: Self.vaultPassword).phrase() == NodeFixture.junk.phrase())
+  }
+
   @Test func theDryRunCountsTheRadicleHome() throws {
     let fixture = try NodeFixture()
     let root = try appRoot(fixture)
