@@ -113,10 +113,15 @@ enum NodeText {
     case .wrongDirectory(let path, let what, .beeData):
       return DesktopText.wrongDirectory(path, what, context)
     case .noSuchProfile(let id, let appRoot, let known):
+      if case .export = context {
+        return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known, creating: true)
+      }
       return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known)
     case .ambiguousProfile(let appRoot, let ids):
       return DesktopText.ambiguousProfile(appRoot: appRoot, ids: ids)
-    case .noProfileRegistry(let appRoot): return DesktopText.noProfileRegistry(appRoot)
+    case .noProfileRegistry(let appRoot):
+      if case .export = context { return DesktopText.noProfileRegistry(appRoot, creating: true) }
+      return DesktopText.noProfileRegistry(appRoot)
     case .nothingToUndo(let directory):
       return .failure(
         "\(directory) holds no backup in \(NodeLayout.replacedName) to put back: nothing to "

@@ -111,7 +111,13 @@ struct ProfilesTests {
     let run = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "home"])
     #expect(run.status == 1)
     #expect(run.stdout == "")
-    #expect(run.stderr.contains("has no profile named 'home'; its profiles: default, work"))
+    #expect(
+      run.stderr.contains(
+        "has no profile named 'home'; its profiles: default, work (--create registers a new "
+          + "profile as desktop Freedom does)\n"), "\(run.stderr)")
+    // verify has nothing to create: it says no more than that.
+    let verify = try fixture.run(["verify", "--freedom-dir", root, "--profile", "home"])
+    #expect(verify.stderr.contains("its profiles: default, work\n"), "\(verify.stderr)")
     let named = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "Work"])
     #expect(named.status == 0, "\(named.stderr)")
     #expect(FileManager.default.fileExists(atPath: root + "/R/2/keys/radicle"))
