@@ -8,8 +8,10 @@ import VaultKeys
 /// A desktop Freedom installation (its `userData`, see `DesktopUserData`): antd's `ant-data`,
 /// Radicle's home where desktop looks for it, and the vault `identity/identity-vault.json` with
 /// `identity/vault-meta.json`. Composed of `Antd` and `Radicle`: their rules are theirs; this type
-/// adds the vault and makes one transaction of all three under userData (a Radicle home outside
-/// userData is a second transaction).
+/// adds the vault and makes one transaction of all three (`transactionRoot`): under userData, or,
+/// for a catalog profile whose Radicle home (`<appRoot>/R/<slot>`) lies outside its userData
+/// (`<appRoot>/Profiles/<id>`), under the app root both lie in (a dev build's `Freedom Dev`).
+/// Only a Radicle home given outside both is a second transaction.
 public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   public static let vaultFile = "identity/identity-vault.json"
   public static let vaultMetaFile = "identity/" + DesktopVaultMeta.fileName
@@ -56,13 +58,20 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   }
 
   /// Profile `profile` (its id or display name) of the app root `appRoot`, through its
-  /// profile registry.
+  /// profile registry. With `createsInstallation`, a profile the registry does not list (or an
+  /// app root not there yet) is registered by the export, as desktop registers one
+  /// (`DesktopProfileRegistration`).
   public init(
     appRoot: String, profile: String, radicleHome: String? = nil,
     vault: VaultAccess = .notOpened, createsInstallation: Bool = false
   ) throws(NodeError) {
-    try NodeSession.requireDirectory(appRoot)
-    let location = try DesktopProfileLocation.named(profile, appRoot: appRoot)
+    if createsInstallation {
+      try NodeSession.requireDirectoryOrAbsent(appRoot)
+    } else {
+      try NodeSession.requireDirectory(appRoot)
+    }
+    let location = try DesktopProfileLocation.named(
+      profile, appRoot: appRoot, registering: createsInstallation)
     // Both roots are found below the app root named: neither is reached through a link.
     try location.requireNoLink(to: location.userData)
     if radicleHome == nil { try location.requireNoLink(to: location.radicleHome) }
@@ -135,13 +144,63 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   /// Radicle's home relative to userData, when it lies inside it.
   public var radicleInside: String? { Self.relative(radicleHome, under: directory) }
 
+  /// The directory the export's one transaction (its lock, intent record and commit mark) is
+  /// rooted in: userData, or, when Radicle's home lies outside it, the nearest folder desktop
+  /// keeps both in — the app root (`Profiles/<id>` and `R/<slot>`), or a dev build's
+  /// `Freedom Dev` (`<checkout>/Profiles/<id>` and `R/<hash>/<slot>`). A home outside those too
+  /// (one given) is changed in a second transaction.
+  public var transactionRoot: String {
+    guard radicleInside == nil, let appRoot = location.appRoot else { return directory }
+    var roots = [appRoot]
+    if DesktopProfileLocation.isDev(appRoot: appRoot) { roots.append(NodePath.parent(appRoot)) }
+    for root in roots
+    where Self.relative(directory, under: root) != nil
+      && Self.relative(radicleHome, under: root) != nil
+    {
+      return root
+    }
+    return directory
+  }
+
+  /// Whether the transaction is rooted above userData (see `transactionRoot`).
+  var spansProfileFolders: Bool { transactionRoot != directory }
+
+  /// The layout of the one transaction rooted at `transactionRoot` above userData: userData's
+  /// files below `Profiles/<id>/`, Radicle's below `R/<slot>/` (its keys/ the identity
+  /// directory swapped last), each of the two a part keeping its own backups, where an undo of
+  /// either finds them.
+  var profileLayout: NodeLayout {
+    let root = transactionRoot
+    guard let user = Self.relative(directory, under: root),
+      let home = Self.relative(radicleHome, under: root)
+    else { return layout }
+    let own = layout
+    return NodeLayout(
+      name: own.name,
+      files: own.files.map { user + "/" + $0 } + Radicle.layout.files.map { home + "/" + $0 },
+      identityDirectory: home + "/" + Radicle.keysDirectory,
+      identityState: own.identityState.map { user + "/" + $0 }, parts: [user, home])
+  }
+
+  /// The installation's own folders an export and an undo take with it, locked before userData:
+  /// the folder its one transaction is rooted in when that is above userData.
+  public var enclosingDirectories: [EnclosingDirectory] {
+    guard spansProfileFolders else { return Self.enclosing(of: directory) }
+    return [EnclosingDirectory(path: transactionRoot, layout: profileLayout)]
+  }
+
   /// The nodes it is made of; each knows it lies inside this installation.
   public var antd: Antd {
-    Antd(directory: paths.antData, check: Self.antData, enclosing: [enclosing])
+    Antd(directory: paths.antData, check: Self.antData, enclosing: withEnclosing)
   }
   public var radicle: Radicle {
-    Radicle(home: radicleHome, enclosing: radicleInside == nil ? [] : [enclosing])
+    Radicle(
+      home: radicleHome,
+      enclosing: radicleInside != nil
+        ? withEnclosing : spansProfileFolders ? enclosingDirectories : [])
   }
+  /// This installation's lock hierarchy down to userData (outermost first).
+  private var withEnclosing: [EnclosingDirectory] { enclosingDirectories + [enclosing] }
   private var enclosing: EnclosingDirectory {
     EnclosingDirectory(path: directory, layout: layout)
   }
@@ -185,7 +244,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     guard root != "/", root != ".", (try? FileStatus.following(root))??.isDirectory == true,
       let installation = try? DesktopInstallation(userData: root)
     else { return [] }
-    return [installation.enclosing]
+    return installation.withEnclosing
   }
 
   /// The installation's layout: ant-data, identity/ and (when inside) Radicle's home, whose
@@ -295,7 +354,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     public let change: NodeChange?
     public let antd: Antd.Plan
     public let radicle: Radicle.Plan
-    /// Radicle's change when its home is outside userData: a second transaction.
+    /// Radicle's change when its home is outside `transactionRoot`: a second transaction.
     public let radicleOutside: NodeChange?
     /// The vault and vault-meta.json (nil: no vault password, identity/ untouched).
     public let vault: PlannedAction.Kind?
@@ -303,6 +362,12 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     /// Whether identity/quick-unlock.dat is moved aside (the vault it was bound to is
     /// rewritten).
     public let quickUnlockMovedAside: Bool
+    /// The profile registered in the same transaction (its record in the registry and its
+    /// profile.json), or nil.
+    public let registration: DesktopProfileRegistration?
+
+    /// The change, or Radicle's in its second transaction.
+    public var changes: Bool { change != nil || radicleOutside != nil }
   }
 
   public func plan(
@@ -385,7 +450,16 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     conflicts += radicleConflicts
     actions += radiclePlan.actions
     var outside: NodeChange?
-    if let inside = radicleInside {
+    if spansProfileFolders, let user = Self.relative(directory, under: transactionRoot),
+      let home = Self.relative(radicleHome, under: transactionRoot)
+    {
+      // One transaction under the folder both lie in: userData's files, then Radicle's, the
+      // key pair last (its keys/ swapped as a whole is the commit point).
+      change = Self.prefixed(change, user + "/")
+      if let radicleChange = radiclePlan.change {
+        change.files += Self.prefixed(radicleChange, home + "/").files
+      }
+    } else if let inside = radicleInside {
       // The key pair last: the Radicle keys/ directory is the one swapped as a whole.
       if let radicleChange = radiclePlan.change {
         change.files += Self.prefixed(radicleChange, inside + "/").files
@@ -393,22 +467,72 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     } else {
       outside = radiclePlan.change
     }
+    if let registration = location.registration {
+      let written = try registrationFiles(registration)
+      change.files = written.files + change.files
+      actions = written.actions + actions
+    }
     // One consent per kind of loss; a refusal names every conflict, covered or not.
     let plan = Plan(
       actions: actions,
       change: change.files.isEmpty && change.removing.isEmpty ? nil : change, antd: antdPlan,
       radicle: radiclePlan, radicleOutside: outside, vault: vaultKind, vaultMeta: metaKind,
-      quickUnlockMovedAside: quickUnlockMovedAside)
+      quickUnlockMovedAside: quickUnlockMovedAside, registration: location.registration)
     return try consent.approve(plan, conflicts: conflicts)
   }
 
-  /// The one transaction under userData (the engine creates its missing parent directories
-  /// inside it), then Radicle's home when it is outside: under the lock taken with userData's
-  /// when the home existed, else created and locked now.
+  /// The registry with the new profile's record, then its profile.json, first in the
+  /// transaction: a kill before the commit leaves neither, after it both with the keys.
+  private func registrationFiles(_ registration: DesktopProfileRegistration) throws(NodeError)
+    -> (files: [NodeChange.File], actions: [PlannedAction])
+  {
+    guard let appRoot = location.appRoot else { return ([], []) }
+    let registryPath = NodePath.join(appRoot, DesktopProfileRegistry.fileName)
+    let existing = try NodeFileAccess.read(registryPath)
+    guard
+      let bytes = registration.registry(
+        extending: existing.map { $0.withUnsafeBytes { Array($0) } })
+    else {
+      throw .invalid(
+        path: registryPath,
+        reason: "it lists this profile or its slot now, or cannot be read; nothing was written")
+    }
+    let metadataPath = paths.profileMetadata
+    // Both lie in the transaction's root, unless a Radicle home given outside the app root
+    // took the transaction down to userData: then the registry is not the transaction's.
+    guard let registryFile = Self.relative(registryPath, under: transactionRoot),
+      let metadataFile = Self.relative(metadataPath, under: transactionRoot)
+    else {
+      throw .invalid(
+        path: radicleHome,
+        reason: "a new profile's Radicle home is R/<slot> of its app root, where desktop reads "
+          + "it; nothing was written")
+    }
+    return (
+      [
+        .init(registryFile, SecureBytes(bytes), mode: 0o644),
+        .init(metadataFile, SecureBytes(registration.metadata), mode: 0o644),
+      ],
+      [
+        PlannedAction(registryPath, existing == nil ? .create : .replace(before: nil)),
+        PlannedAction(metadataPath, .create),
+      ]
+    )
+  }
+
+  /// The one transaction under `transactionRoot` (the engine creates its missing parent
+  /// directories inside it, `R/<slot>` included), then Radicle's home when it is outside that
+  /// too: under the lock taken with userData's when the home existed, else created and locked
+  /// now.
   public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
     var result: NodeChangeResult?
     if let change = plan.change {
-      result = try NodeSession.apply(change, in: node)
+      let target = try transactionDirectory(node)
+      // A new profile replaces nothing of an identity, and the registry it extends is whole
+      // in the new one: nothing to keep aside (a backup in the app root would be the default
+      // profile's newest, which its undo could not put back).
+      if plan.registration != nil { target.defaultBackup = nil }
+      result = try NodeSession.apply(change, in: target)
     }
     if let outside = plan.radicleOutside {
       if let home = node.nested(radicleHome) {
@@ -430,7 +554,9 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   /// As `apply`: the installation's change, then Radicle's home outside it (opened for reading
   /// here when the dry run did not take it with the installation, or created).
   public func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
-    try NodeSession.requireApplicable(plan.change, in: node, creating: directory)
+    try NodeSession.requireApplicable(
+      plan.change, in: try node.map { (node) throws(NodeError) in try transactionDirectory(node) },
+      creating: directory)
     guard let outside = plan.radicleOutside else { return }
     if let home = node?.nested(radicleHome) {
       return try NodeSession.requireApplicable(outside, in: home, creating: radicleHome)
@@ -443,6 +569,16 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     }
     defer { home.close() }
     try NodeSession.requireApplicable(outside, in: home, creating: radicleHome)
+  }
+
+  /// The directory the change is applied in: userData's, or the enclosing one locked for
+  /// `transactionRoot`.
+  func transactionDirectory(_ node: NodeDirectory) throws(NodeError) -> NodeDirectory {
+    guard spansProfileFolders else { return node }
+    guard let root = node.enclosingDirectories.last(where: { $0.path == transactionRoot }) else {
+      throw .noSuchDirectory(transactionRoot)
+    }
+    return root
   }
 
   static func prefixed(_ change: NodeChange, _ prefix: String) -> NodeChange {

@@ -20,6 +20,8 @@ public struct DesktopProfileLocation: Sendable, Equatable {
   public let slot: Int?
   /// Radicle's home, where desktop reads it.
   public let radicleHome: String
+  /// The registration an export writes, for a profile the registry does not list yet.
+  public var registration: DesktopProfileRegistration? = nil
 
   /// The dev build's parent directory name (`<appData>/Freedom Dev/<checkout>`).
   static let devParent = "Freedom Dev"
@@ -53,11 +55,30 @@ public struct DesktopProfileLocation: Sendable, Equatable {
       appRoot: nil, profileID: nil, userData: userData, slot: nil, radicleHome: paths.radicleData)
   }
 
-  /// The profile `name` (an id or display name) of the app root `appRoot`.
-  static func named(_ name: String, appRoot: String) throws(NodeError) -> DesktopProfileLocation {
-    guard let registry = try registry(appRoot, strict: true) else {
-      throw .noProfileRegistry(appRoot: appRoot)
+  /// The profile `name` (an id or display name) of the app root `appRoot`. With `registering`,
+  /// a name the registry (or an app root without one) does not list is a new profile, located
+  /// where desktop would register it (`DesktopProfileRegistration`).
+  static func named(_ name: String, appRoot: String, registering: Bool = false)
+    throws(NodeError) -> DesktopProfileLocation
+  {
+    let registry = try registry(appRoot, strict: true)
+    if registering, registry?.profiles(named: name).isEmpty ?? true {
+      let new = try DesktopProfileRegistration.new(name, appRoot: appRoot, registry: registry)
+      let home = radicleHome(appRoot: appRoot, slot: new.slot)
+      // Desktop opens a new profile in fresh folders; what is there belongs to something else.
+      for folder in [new.userData, home]
+      where folder != appRoot
+        && !DesktopDirectory.entries(folder).allSatisfy({ $0.hasPrefix(".freedom-keys") })
+      {
+        throw .invalidInput(.unregisteredProfileFolder(path: folder))
+      }
+      var location = DesktopProfileLocation(
+        appRoot: appRoot, profileID: new.id, userData: new.userData, slot: new.slot,
+        radicleHome: home)
+      location.registration = new
+      return location
     }
+    guard let registry else { throw .noProfileRegistry(appRoot: appRoot) }
     return try profile(name, appRoot: appRoot, registry: registry)
   }
 

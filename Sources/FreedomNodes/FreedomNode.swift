@@ -132,6 +132,13 @@ public protocol NodePlan: Sendable {
   var actions: [PlannedAction] { get }
   /// What `NodeDirectory.apply` writes and removes, or nil when nothing changes.
   var change: NodeChange? { get }
+  /// Whether applying the plan changes anything, every transaction it needs counted (the
+  /// default: whether it has a `change`).
+  var changes: Bool { get }
+}
+
+extension NodePlan {
+  public var changes: Bool { change != nil }
 }
 
 /// One step of a plan.

@@ -152,6 +152,11 @@ public enum NodeError: Error, Sendable {
     case keystoreWithoutAddress(path: String)
     /// A desktop installation without a vault to read the mnemonic from.
     case noVault(path: String)
+    /// A profile name desktop makes no id of (nothing of a-z, 0-9, _ and - in it, or a path).
+    case profileName
+    /// A new profile's folder (`Profiles/<id>` or `R/<slot>`) that already holds files no
+    /// registry record accounts for: desktop would not open it as that profile.
+    case unregisteredProfileFolder(path: String)
   }
 }
 

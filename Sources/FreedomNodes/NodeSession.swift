@@ -49,7 +49,7 @@ public struct ExportDryRun<Plan: NodePlan>: Sendable {
   public let interruptedChanges: [NodeDirectory.InterruptedChange]
 
   /// Whether the export would change anything (finishing an interrupted change included).
-  public var changes: Bool { plan.change != nil || !interruptedChanges.isEmpty }
+  public var changes: Bool { plan.changes || !interruptedChanges.isEmpty }
 }
 
 /// The one export path, the one verify path and the one target reader that every command uses:
@@ -95,7 +95,10 @@ public enum NodeSession {
         existing += try engine { () throws(NodeFileError) in try target.backups() }
       }
       let backup = backupName(for: plan.actions, existing: existing)
-      for target in [directory] + directory.nestedDirectories { target.defaultBackup = backup }
+      // The change may be applied in an enclosing directory (a desktop profile's app root).
+      for target in directory.enclosingDirectories + [directory] + directory.nestedDirectories {
+        target.defaultBackup = backup
+      }
     }
     let result = try node.apply(plan, in: directory)
     for warning in result?.warnings ?? [] { events(.engine(warning)) }

@@ -97,7 +97,7 @@ public enum NodeUndo {
     }
     NodeSession.report(directory, events)
     defer { directory.close() }
-    let (targets, backup, keeping) = try undone(node, directory)
+    let (targets, holding, backup, keeping) = try undone(node, directory)
     var plans: [NodeRestorePlan] = []
     for target in targets {
       plans.append(
@@ -109,13 +109,14 @@ public enum NodeUndo {
     try requireStopped(node)
     return UndoPlan(
       directory: path, kind: node.layout.name, restores: plans,
-      keptIn: targets.map { $0.full(keeping) }, interruptedChanges: directory.interruptedChanges)
+      keptIn: holding.map { $0.full(keeping) }, interruptedChanges: directory.interruptedChanges)
   }
 
   /// Puts back the newest backup of `path` (see the type), after an interrupted change there
-  /// was finished or undone. A desktop installation whose Radicle home lies outside it
-  /// (`<appRoot>/R/<slot>`) holds the same change's backup there too: it is put back as well,
-  /// under the locks already held, in a second transaction (as the export wrote it).
+  /// was finished or undone. A desktop profile whose Radicle home lies outside its userData
+  /// (`<appRoot>/R/<slot>`) holds the same change's backup there too: both are put back in one
+  /// transaction rooted where the export's was (`DesktopInstallation.transactionRoot`); only a
+  /// Radicle home outside that too is put back in a second transaction (as the export wrote it).
   public static func undo(_ path: String, events: (NodeEvent) -> Void = { _ in })
     throws(NodeError) -> UndoOutcome
   {
@@ -128,7 +129,7 @@ public enum NodeUndo {
     }
     NodeSession.report(directory, events)
     defer { directory.close() }
-    let (targets, backup, keeping) = try undone(node, directory)
+    let (targets, holding, backup, keeping) = try undone(node, directory)
     try requireStopped(node)
     // kubo's own lock, held through the change as an export holds it.
     let kuboLock = try (node as? Kubo)?.repositoryLock()
@@ -149,16 +150,17 @@ public enum NodeUndo {
     withExtendedLifetime(kuboLock) {}
     return UndoOutcome(
       directory: path, kind: node.layout.name,
-      backups: targets.map { $0.full(NodeLayout.replacedName + "/" + backup) },
+      backups: holding.map { $0.full(NodeLayout.replacedName + "/" + backup) },
       restored: restored, keptAside: kept)
   }
 
-  /// The directories an undo of `directory` changes (it, and a desktop installation's Radicle
-  /// home outside it, each when it holds the backup), the newest backup's name among them, and
-  /// the name what is in place is kept under (`<time>Z-undo`, counted above every backup
-  /// there).
+  /// The directories an undo of `directory` changes, one transaction each (it, and a desktop
+  /// installation's Radicle home outside it, each when it holds the backup — or, for a profile
+  /// whose transaction spans both, the one directory they lie in), those holding the backup,
+  /// the newest backup's name among them, and the name what is in place is kept under
+  /// (`<time>Z-undo`, counted above every backup there).
   private static func undone(_ node: any FreedomNode, _ directory: NodeDirectory)
-    throws(NodeError) -> ([NodeDirectory], String, String)
+    throws(NodeError) -> ([NodeDirectory], [NodeDirectory], String, String)
   {
     var candidates = [directory]
     if let installation = node as? DesktopInstallation, installation.radicleInside == nil,
@@ -173,9 +175,14 @@ public enum NodeUndo {
     guard let backup = latest(names.flatMap { $0 }) else {
       throw .nothingToUndo(directory: directory.path)
     }
-    let targets = zip(candidates, names).filter { $0.1.contains(backup) }.map(\.0)
+    let holding = zip(candidates, names).filter { $0.1.contains(backup) }.map(\.0)
+    var targets = holding
+    if let installation = node as? DesktopInstallation, installation.spansProfileFolders {
+      // One transaction under the folder both lie in, each putting back its own part.
+      targets = [try installation.transactionDirectory(directory)]
+    }
     return (
-      targets, backup,
+      targets, holding, backup,
       NodeSession.backupName(label: undoLabel, existing: names.flatMap { $0 })
     )
   }

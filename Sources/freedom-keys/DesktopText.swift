@@ -125,16 +125,21 @@ enum DesktopText {
         + "(ignoring case), ids: \(ids.joined(separator: ", ")); give --profile one of these ids")
   }
 
-  static func noSuchProfile(_ id: String, appRoot: String, known: [String]) -> CLIError {
+  /// `creating`: an export, which --create lets register the profile.
+  static func noSuchProfile(_ id: String, appRoot: String, known: [String], creating: Bool = false)
+    -> CLIError
+  {
     .failure(
       "\(appRoot)'s \(DesktopProfileRegistry.fileName) has no profile named '\(id)'; its profiles: "
-        + (known.isEmpty ? "none" : known.joined(separator: ", ")))
+        + (known.isEmpty ? "none" : known.joined(separator: ", "))
+        + (creating ? " (--create registers a new profile as desktop Freedom does)" : ""))
   }
 
-  static func noProfileRegistry(_ appRoot: String) -> CLIError {
+  static func noProfileRegistry(_ appRoot: String, creating: Bool = false) -> CLIError {
     .failure(
       "\(appRoot) has no \(DesktopProfileRegistry.fileName): --profile needs desktop Freedom's app "
-        + "root (Linux: ~/.config/Freedom)")
+        + "root (Linux: ~/.config/Freedom)"
+        + (creating ? ", or --create to register a new profile as desktop Freedom does" : ""))
   }
 
   /// The hint after a refusal: which flag covers which conflicts, of those `consent` does not

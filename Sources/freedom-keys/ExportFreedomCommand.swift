@@ -24,11 +24,12 @@ struct ExportFreedomCommand: ParsableCommand {
       name: "freedom",
       abstract: "Restore a desktop Freedom installation (ant-data, Radicle, vault).",
       discussion: """
-        Close Freedom first. Writes, in one transaction under <dir>: ant-data as
-        'export antd' does (\(Antd.configFile)'s password kept); Radicle's keys and alias in
-        <dir>/R/<slot> when <dir> is a packaged build's default profile
-        (profile-registry.json, profile.json's slot), else <dir>/radicle-data, or
-        --radicle-home (a home outside <dir> is a second transaction); and with
+        Close Freedom first. Writes, in one transaction: ant-data as 'export antd'
+        does (\(Antd.configFile)'s password kept); Radicle's keys and alias in the app
+        root's R/<slot> (profile-registry.json, profile.json's slot; a profile's
+        Profiles/<id> and R/<slot> change together, under the app root's lock), else
+        <dir>/radicle-data, or --radicle-home (a home outside the app root is a second
+        transaction); and with
         --vault-password-file (at least 8 characters, as desktop requires) the vault
         \(DesktopInstallation.vaultFile) (PBKDF2-SHA256 900,000, AES-256-GCM) and
         \(DesktopInstallation.vaultMetaFile) exactly as desktop's import writes them. Desktop
@@ -40,7 +41,9 @@ struct ExportFreedomCommand: ParsableCommand {
         profile.json, identity/, ant-data/, R/ …) unless --create says a new
         installation is meant; a part of one (ant-data, R/<slot>) or another node's
         directory is refused. --profile <id> picks a profile of the app root <dir>
-        (the default profile's userData is <dir>, others' <dir>/Profiles/<id>);
+        (the default profile's userData is <dir>, others' <dir>/Profiles/<id>); with
+        --create, a name the registry lacks is registered as desktop does (its
+        record, profile.json, the next free slot) in the same transaction;
         <dir>/Profiles/<id> alone finds its app root. A vault that opens to another
         mnemonic, or that the password given does not open, is replaced only with
         --replace-vault (--force covers node keys); a replaced vault's
@@ -140,7 +143,14 @@ struct ExportFreedomCommand: ParsableCommand {
     profile: FreedomProfile
   ) throws -> String {
     let plan = outcome.plan
-    var text = try ExportAntdCommand.report(plan.antd, profile: profile, startsAntd: false)
+    var text = ""
+    if let registration = plan.registration, let appRoot = installation.location.appRoot {
+      text +=
+        "Registered profile \(registration.id) (slot \(registration.slot)) in "
+        + "\(appRoot)/\(DesktopProfileRegistry.fileName) and "
+        + "\(installation.paths.profileMetadata), as desktop Freedom registers one\n"
+    }
+    text += try ExportAntdCommand.report(plan.antd, profile: profile, startsAntd: false)
     switch (plan.vault, plan.vaultMeta) {
     case (let vault?, let meta?):
       text +=
@@ -179,7 +189,8 @@ struct ExportFreedomCommand: ParsableCommand {
     text += NodeText.keptAsideLines(outcome.keptAside)
     if plan.radicleOutside != nil {
       text +=
-        "Radicle's home is outside \(installation.directory): written in a second transaction\n"
+        "Radicle's home is outside \(installation.transactionRoot): written in a second "
+        + "transaction\n"
     }
     // Desktop runs antd and Radicle itself; the vault password is what unlocks the wallet.
     text +=

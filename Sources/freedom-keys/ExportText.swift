@@ -40,7 +40,7 @@ enum ExportText {
       self.init(
         target: target,
         actions: outcome.plan.actions.filter { $0.kind != .moveAside || moved.contains($0.path) },
-        changes: outcome.result != nil)
+        changes: outcome.plan.changes)
       backupDirectory = NodeText.backupDirectories(outcome.keptAside).first?.directory
     }
 

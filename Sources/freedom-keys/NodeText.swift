@@ -113,10 +113,15 @@ enum NodeText {
     case .wrongDirectory(let path, let what, .beeData):
       return DesktopText.wrongDirectory(path, what, context)
     case .noSuchProfile(let id, let appRoot, let known):
+      if case .export = context {
+        return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known, creating: true)
+      }
       return DesktopText.noSuchProfile(id, appRoot: appRoot, known: known)
     case .ambiguousProfile(let appRoot, let ids):
       return DesktopText.ambiguousProfile(appRoot: appRoot, ids: ids)
-    case .noProfileRegistry(let appRoot): return DesktopText.noProfileRegistry(appRoot)
+    case .noProfileRegistry(let appRoot):
+      if case .export = context { return DesktopText.noProfileRegistry(appRoot, creating: true) }
+      return DesktopText.noProfileRegistry(appRoot)
     case .nothingToUndo(let directory):
       return .failure(
         "\(directory) holds no backup in \(NodeLayout.replacedName) to put back: nothing to "
@@ -150,6 +155,13 @@ enum NodeText {
         "\(path) has no address field; give --password-file to decrypt and check the key"
       }
     case .noVault(let path): "\(path) does not exist"
+    case .profileName:
+      "desktop Freedom makes no profile id of that name (it keeps a-z, 0-9, _ and -): "
+        + "nothing was written"
+    case .unregisteredProfileFolder(let path):
+      "\(path) already holds files, but no profile of \(DesktopProfileRegistry.fileName) "
+        + "is kept there; desktop Freedom would not open it as a new profile (import it in its "
+        + "profile manager instead): nothing was written"
     }
   }
 

@@ -175,3 +175,48 @@ struct DesktopStoriesTests {
     #expect(!plain.stdout.contains("backup"))
   }
 }
+
+/// Issue 26 item 8's first story: a second profile restored on a new laptop.
+@Suite("desktop stories: a second profile")
+struct SecondProfileStoryTests {
+  @Test(arguments: [false, true])
+  func createRegistersTheProfileAsDesktopDoes(appRootExists: Bool) throws {
+    let fixture = try ExportFixture()
+    let root = fixture.path("Freedom")
+    if appRootExists {
+      let first = try fixture.run(["export", "freedom", "--freedom-dir", root, "--create"])
+      #expect(first.status == 0, "\(first.stderr)")
+    }
+    let arguments = ["export", "freedom", "--freedom-dir", root, "--profile", "work"]
+    let dryRun = try fixture.run(arguments + ["--create", "--dry-run", "--json"])
+    #expect(dryRun.status == 0, "\(dryRun.stderr)")
+    let plan = try JSONSerialization.jsonObject(with: Data(dryRun.stdout.utf8)) as? [String: Any]
+    #expect(plan?["changed"] as? Bool == true, "\(dryRun.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: root + "/Profiles/work"))
+
+    let run = try fixture.run(arguments + ["--create"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.hasPrefix(
+        "Registered profile work (slot 1) in \(root)/profile-registry.json and "
+          + "\(root)/Profiles/work/profile.json, as desktop Freedom registers one\n"),
+      "\(run.stdout)")
+    #expect(FileManager.default.fileExists(atPath: root + "/R/1/keys/radicle"))
+    let registry = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: root + "/profile-registry.json")))
+    let ids = ((registry as? [String: Any])?["profiles"] as? [[String: Any]])?.compactMap {
+      $0["id"] as? String
+    }
+    // The pre-profile installation has no registry yet: desktop registers its default
+    // profile at its next start, in slot 0.
+    #expect(ids == ["work"])
+
+    // Found by the same name from then on, without --create; verify matches it.
+    let verify = try fixture.run(["verify", "--freedom-dir", root, "--profile", "work"])
+    #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    #expect(verify.stdout.contains("radicle"))
+    let again = try fixture.run(arguments)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(!again.stdout.contains("Registered"))
+  }
+}

@@ -48,9 +48,9 @@ struct ProfilesTests {
     #expect(!fileManager.fileExists(atPath: root + "/ant-data"))
     #expect(!fileManager.fileExists(atPath: root + "/R/0"))
     #expect(tree(root + "/R/2.migrating-4242-1767225600000") == ["config.json"])
-    #expect(
-      run.stdout.contains(
-        "Radicle's home is outside \(root)/Profiles/work: written in a second transaction"))
+    // Issue 26, item 4: one transaction under the app root, no second one.
+    #expect(!run.stdout.contains("second transaction"), "\(run.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: root + "/.freedom-keys.intent"))
 
     let verify = try fixture.run(["verify", "--json"] + arguments)
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
@@ -70,8 +70,8 @@ struct ProfilesTests {
 
   @Test(arguments: [false, true])
   func aDryRunFindsARadicleHomeOutsideTheProfileItCannotWrite(homeExists: Bool) throws {
-    // The second transaction (Radicle's home, outside the profile) would fail for want of
-    // permission: the dry run says so as the export does, before anything is written.
+    // The transaction writes in Radicle's home, outside the profile, where it would fail for
+    // want of permission: the dry run says so as the export does, before anything is written.
     let fixture = try ExportFixture()
     let root = try appRoot(fixture)
     let readOnly = homeExists ? root + "/R/2" : root + "/R"
@@ -83,14 +83,16 @@ struct ProfilesTests {
     let dryRun = try fixture.run(arguments + ["--dry-run"])
     #expect(dryRun.status == 1)
     #expect(dryRun.stdout == "")
-    let expected =
-      homeExists
-      ? "could not create the lock file \(root)/R/2/.freedom-keys.lock"
-      : "could not create the directory \(root)/R/2"
+    let expected = "could not write in " + readOnly
     #expect(
       dryRun.stderr.hasPrefix("freedom-keys: error: permission denied: \(expected); "),
       "\(dryRun.stderr)")
     #expect(try treeSnapshot(root) == before)
+    // And the export fails whole: the profile's ant-data and vault are not written either.
+    let export = try fixture.run(arguments)
+    #expect(export.status == 1)
+    #expect(!FileManager.default.fileExists(atPath: root + "/Profiles/work/ant-data"))
+    #expect(!FileManager.default.fileExists(atPath: root + "/.freedom-keys.intent"))
   }
 
   @Test func theDefaultProfileIsTheAppRoot() throws {
@@ -109,7 +111,13 @@ struct ProfilesTests {
     let run = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "home"])
     #expect(run.status == 1)
     #expect(run.stdout == "")
-    #expect(run.stderr.contains("has no profile named 'home'; its profiles: default, work"))
+    #expect(
+      run.stderr.contains(
+        "has no profile named 'home'; its profiles: default, work (--create registers a new "
+          + "profile as desktop Freedom does)\n"), "\(run.stderr)")
+    // verify has nothing to create: it says no more than that.
+    let verify = try fixture.run(["verify", "--freedom-dir", root, "--profile", "home"])
+    #expect(verify.stderr.contains("its profiles: default, work\n"), "\(verify.stderr)")
     let named = try fixture.run(["export", "freedom", "--freedom-dir", root, "--profile", "Work"])
     #expect(named.status == 0, "\(named.stderr)")
     #expect(FileManager.default.fileExists(atPath: root + "/R/2/keys/radicle"))

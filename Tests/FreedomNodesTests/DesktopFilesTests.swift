@@ -49,13 +49,18 @@ struct DesktopFilesTests {
     #expect(work.radicleHome == root + "/R/2")
     #expect(work.radicleInside == nil)
     #expect(work.nestedDirectories.map(\.path).contains(root + "/R/2"))
-    // export radicle of R/2 takes the work profile's lock first, as export freedom of it does;
-    // R/0 belongs to the default profile, whose userData is the app root.
-    #expect(Radicle(home: root + "/R/2").enclosingDirectories.map(\.path) == [work.directory])
+    // Issue 26, item 4: the profile's one transaction is rooted in the app root, whose lock
+    // comes first. export radicle of R/2 takes the app root's and the work profile's locks
+    // first, as export freedom of it does; R/0 belongs to the default profile, whose userData
+    // is the app root.
+    #expect(work.transactionRoot == root)
+    #expect(work.enclosingDirectories.map(\.path) == [root])
+    #expect(
+      Radicle(home: root + "/R/2").enclosingDirectories.map(\.path) == [root, work.directory])
     #expect(Radicle(home: root + "/R/0").enclosingDirectories.map(\.path) == [root])
     #expect(
       Antd(directory: root + "/Profiles/work/ant-data").enclosingDirectories.map(\.path) == [
-        work.directory
+        root, work.directory,
       ])
   }
 

@@ -22,12 +22,21 @@ public struct NodeLayout: Sendable {
   public let identityDirectory: String?
   /// What belongs to an identity besides the files written for it, relative to the directory.
   public let identityState: [String]
+  /// Folders below the directory that keep their own backups (nested node directories one
+  /// change spans, a desktop profile's `Profiles/<id>` and `R/<slot>` below its app root): what
+  /// a change replaces below one goes to `<part>/.freedom-keys.replaced/<name>/…`, and an undo
+  /// puts back what each holds under the same name.
+  public let parts: [String]
 
-  public init(name: String, files: [String], identityDirectory: String?, identityState: [String]) {
+  public init(
+    name: String, files: [String], identityDirectory: String?, identityState: [String],
+    parts: [String] = []
+  ) {
     self.name = name
     self.files = files
     self.identityDirectory = identityDirectory
     self.identityState = identityState
+    self.parts = parts
   }
 
   /// Names freedom-keys itself keeps in a node directory while it changes it.

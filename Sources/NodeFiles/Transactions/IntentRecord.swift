@@ -24,6 +24,11 @@
 /// `source path`: the backup an undo puts back (`restore` steps rename out of it, `file` and
 /// `dir` steps are staged as hard links to its files); once the change is finished, the links
 /// it still holds to files now in place are removed, and its folders that are left empty.
+/// `part path`: a folder (a nested node directory) that keeps its own backups: an old entry
+/// below it goes to `path/<backup>/<the rest of its path>` instead of `<backup>/<step path>`,
+/// and a restore step below it renames out of `path/<source>/…` (see `location`). A desktop
+/// app root's change of one profile names `Profiles/<id>` and `R/<slot>`, so each keeps its
+/// backups where an undo of that folder finds them.
 /// `committed`: written (the record rewritten the same way and flushed) once every replacement
 /// is in place, before clean-up starts. Recovery finishes the change when it is there, whatever
 /// the node's files look like. Without it the change is undone, unless the kill fell between
@@ -77,6 +82,8 @@ struct IntentRecord: Equatable {
   var backup: String?
   /// The backup an undo puts back, or nil.
   var source: String?
+  /// The folders that keep their own backups (`part` lines).
+  var parts: [String]
   /// Every replacement is in place: finish the change.
   var committed: Bool
 
@@ -87,14 +94,38 @@ struct IntentRecord: Equatable {
   static func header(_ version: Int) -> String { "freedom-keys intent \(version)" }
 
   init(
-    steps: [Step], backup: String? = nil, source: String? = nil, committed: Bool = false,
-    version: Int = 2
+    steps: [Step], backup: String? = nil, source: String? = nil, parts: [String] = [],
+    committed: Bool = false, version: Int = 2
   ) {
     self.version = version
     self.steps = steps
     self.backup = backup
     self.source = source
+    self.parts = parts
     self.committed = committed
+  }
+
+  /// Where the entry `path` is kept in the backup `backup` (relative, below
+  /// `.freedom-keys.replaced`): `<part>/<backup>/<rest>` when `path` lies in one of `parts`
+  /// (the deepest), else `<backup>/<path>`.
+  static func location(of path: String, in backup: String, parts: [String]) -> String {
+    guard let part = part(of: path, parts: parts) else { return backup + "/" + path }
+    return part + "/" + backup + "/" + String(path.dropFirst(part.count + 1))
+  }
+
+  /// The deepest of `parts` that `path` lies in, or nil.
+  static func part(of path: String, parts: [String]) -> String? {
+    parts.filter { path.hasPrefix($0 + "/") }.max { $0.utf8.count < $1.utf8.count }
+  }
+
+  /// Where the entry `path` is kept in the backup `backup`, by this record's parts.
+  func location(of path: String, in backup: String) -> String {
+    Self.location(of: path, in: backup, parts: parts)
+  }
+
+  /// The folders the backup `backup` lies in: its own, then each part's (`<part>/<backup>`).
+  static func areas(of backup: String, parts: [String]) -> [String] {
+    [backup] + parts.map { $0 + "/" + backup }
   }
 
   var text: String {
@@ -112,6 +143,7 @@ struct IntentRecord: Equatable {
     }
     if let backup { lines.append("backup \(backup)") }
     if let source { lines.append("source \(source)") }
+    for part in parts { lines.append("part \(part)") }
     lines.append("end")
     if committed { lines.append("committed") }
     return lines.joined(separator: "\n") + "\n"
@@ -151,21 +183,29 @@ struct IntentRecord: Equatable {
     guard lines.count >= 2, lines.removeLast() == "end" else { return nil }
     backup = nil
     source = nil
+    parts = []
     var steps: [Step] = []
     var paths = Set<String>()
     for line in lines.dropFirst() {
       let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
       if version == 2, fields.count == 2, fields[0] == "backup" {
-        guard backup == nil, source == nil, Self.isBackupPath(fields[1]) else { return nil }
+        guard backup == nil, source == nil, parts.isEmpty, Self.isBackupPath(fields[1])
+        else { return nil }
         backup = fields[1]
         continue
       }
       if version == 2, fields.count == 2, fields[0] == "source" {
-        guard source == nil, Self.isBackupPath(fields[1]) else { return nil }
+        guard source == nil, parts.isEmpty, Self.isBackupPath(fields[1]) else { return nil }
         source = fields[1]
         continue
       }
-      guard backup == nil, source == nil, fields.count >= 3, let kind = Kind(rawValue: fields[0]),
+      if version == 2, fields.count == 2, fields[0] == "part" {
+        guard Self.isStepPath(fields[1]), !parts.contains(fields[1]) else { return nil }
+        parts.append(fields[1])
+        continue
+      }
+      guard backup == nil, source == nil, parts.isEmpty, fields.count >= 3,
+        let kind = Kind(rawValue: fields[0]),
         version == 2 || (kind != .mkdir && kind != .restore), let index = Int(fields[1]),
         String(index) == fields[1],
         index == steps.count, Self.isStepPath(fields[2]), paths.insert(fields[2]).inserted

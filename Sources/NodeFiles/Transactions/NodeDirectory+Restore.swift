@@ -33,12 +33,12 @@ extension NodeDirectory {
   /// `restore` would refuse before writing. Writes nothing: a dry run calls it on a directory
   /// opened for reading.
   public func planRestore(_ name: String) throws(NodeFileError) -> NodeRestorePlan {
-    let source = try restoreSource(name)
-    let (entries, others) = try restoredEntries(source)
+    let (source, areas) = try restoreSource(name)
+    let (entries, others) = try restoredEntries(source, areas: areas)
     var kept = entries.filter { $0.current != nil }.map { full($0.path) }
     kept += others.map(full)
     return NodeRestorePlan(
-      backup: full(source), restored: entries.map { full($0.path) }, keptAside: kept)
+      backup: full(areas[0]), restored: entries.map { full($0.path) }, keptAside: kept)
   }
 
   /// Puts the backup `name` (below `.freedom-keys.replaced`) back as one transaction (see the
@@ -55,8 +55,8 @@ extension NodeDirectory {
       throw NodeFileError(
         .unexpectedFile, "'\(backup)' does not name a backup directory in \(path)")
     }
-    let source = try restoreSource(name)
-    let (entries, others) = try restoredEntries(source)
+    let (source, areas) = try restoreSource(name)
+    let (entries, others) = try restoredEntries(source, areas: areas)
     var result = NodeChangeResult()
     let staging = NodeLayout.stagingName
     try root.makeDirectory(staging, owner: try root.owner())
@@ -73,14 +73,14 @@ extension NodeDirectory {
         steps.append(.init(kind: .aside, index: steps.count, path: relative))
       }
       for entry in entries where entry.kind == .state {
-        let status = try requireStatus(NodePath.join(source, entry.path))
+        let status = try requireStatus(kept(entry.path, in: source))
         steps.append(
           .init(kind: .restore, index: steps.count, path: entry.path, inode: status.inode))
       }
       // The files, then the identity directory: its swap is the commit point, as in `apply`.
       for entry in entries where entry.kind == .file {
         let staged = NodePath.join(staging, String(steps.count))
-        try root.link(NodePath.join(source, entry.path), staged)
+        try root.link(kept(entry.path, in: source), staged)
         let status = try requireStatus(staged)
         steps.append(
           .init(
@@ -88,7 +88,7 @@ extension NodeDirectory {
             existed: entry.current != nil))
       }
       for entry in entries where entry.kind == .identityDirectory {
-        let origin = NodePath.join(source, entry.path)
+        let origin = kept(entry.path, in: source)
         let originStatus = try requireStatus(origin)
         let staged = NodePath.join(staging, String(steps.count))
         try root.makeDirectory(staged, owner: (originStatus.owner, originStatus.group))
@@ -117,28 +117,46 @@ extension NodeDirectory {
     return result
   }
 
+  /// Where the entry `relative` is kept in the backup `source` (see `NodeLayout.parts`).
+  private func kept(_ relative: String, in source: String) -> String {
+    IntentRecord.location(of: relative, in: source, parts: layout.parts)
+  }
+
   /// `.freedom-keys.replaced/<name>`, checked: one plain name, and it and the folder it is in
-  /// real directories (never links) of the directory's owner or this user, writable.
-  private func restoreSource(_ name: String) throws(NodeFileError) -> String {
+  /// real directories (never links) of the directory's owner or this user, writable; with the
+  /// folders that hold it (its own, `<part>/.freedom-keys.replaced/<name>` in each part that
+  /// has it), at least one.
+  private func restoreSource(_ name: String) throws(NodeFileError) -> (String, [String]) {
     let source = NodeLayout.replacedName + "/" + name
     guard !name.isEmpty, !name.contains("/"), IntentRecord.isBackupPath(source) else {
       throw NodeFileError(.unexpectedFile, "'\(name)' does not name a backup in \(path)")
     }
     let owner = try root.owner()
-    for folder in [NodeLayout.replacedName, source] {
-      guard let status = try root.status(folder) else {
-        throw NodeFileError(.unexpectedFile, "\(full(folder)) does not exist")
+    var areas: [String] = []
+    area: for base in [""] + layout.parts {
+      for folder in [NodeLayout.replacedName, source] {
+        let inArea = base.isEmpty ? folder : base + "/" + folder
+        guard let status = try root.status(inArea) else {
+          if layout.parts.isEmpty {
+            throw NodeFileError(.unexpectedFile, "\(full(inArea)) does not exist")
+          }
+          continue area
+        }
+        try requireBackupFolder(inArea, status, owner: owner)
       }
-      try requireBackupFolder(folder, status, owner: owner)
+      areas.append(base.isEmpty ? source : base + "/" + source)
     }
-    return source
+    guard !areas.isEmpty else {
+      throw NodeFileError(.unexpectedFile, "\(full(source)) does not exist")
+    }
+    return (source, areas)
   }
 
   /// The entries of `source` the layout accounts for, in the order they go back, and the
   /// identity state present now that the backup does not replace, in a folder something goes
   /// back to (it goes aside too). Throws
   /// when the backup holds anything else, nothing at all, or an entry of the wrong kind.
-  private func restoredEntries(_ source: String) throws(NodeFileError)
+  private func restoredEntries(_ source: String, areas: [String]) throws(NodeFileError)
     -> ([RestoredEntry], [String])
   {
     let identity = layout.identityDirectory
@@ -152,34 +170,47 @@ extension NodeDirectory {
     where !inIdentity(state) && !layout.files.contains(state) {
       candidates.append((state, .state))
     }
-    func mismatch(_ relative: String, _ reason: String) -> NodeFileError {
-      NodeFileError(
-        .unexpectedFile,
-        "\(full(NodePath.join(source, relative))) \(reason): \(full(source)) does not match a "
-          + "\(layout.name) and nothing was changed — put its files back by hand")
-    }
     var found: [String: RestoredEntry.Kind] = [:]
-    var folders = [""]
-    while let folder = folders.popLast() {
-      for name in try root.names(folder.isEmpty ? source : NodePath.join(source, folder)) {
-        let relative = folder.isEmpty ? name : folder + "/" + name
-        guard let status = try root.status(NodePath.join(source, relative)) else { continue }
-        if let kind = candidates.first(where: { $0.0 == relative })?.1 {
-          try requireKind(kind, status, relative, in: source, mismatch: mismatch)
-          found[relative] = kind
-        } else if status.isDirectory, candidates.contains(where: { $0.0.hasPrefix(relative + "/") })
-        {
-          folders.append(relative)
-        } else {
-          throw mismatch(relative, "is not something freedom-keys keeps aside for a \(layout.name)")
+    // Each folder holding the backup is walked for the entries of its own part (or, the
+    // directory's own, for those in no part).
+    for area in areas {
+      let part = area == source ? "" : String(area.dropLast(source.utf8.count + 1))
+      func mismatch(_ relative: String, _ reason: String) -> NodeFileError {
+        NodeFileError(
+          .unexpectedFile,
+          "\(full(NodePath.join(area, relative))) \(reason): \(full(area)) does not match a "
+            + "\(layout.name) and nothing was changed — put its files back by hand")
+      }
+      let own: [(String, RestoredEntry.Kind)] = candidates.compactMap { candidate in
+        guard (IntentRecord.part(of: candidate.0, parts: layout.parts) ?? "") == part else {
+          return nil
+        }
+        return (
+          part.isEmpty ? candidate.0 : String(candidate.0.dropFirst(part.count + 1)), candidate.1
+        )
+      }
+      var folders = [""]
+      while let folder = folders.popLast() {
+        for name in try root.names(folder.isEmpty ? area : NodePath.join(area, folder)) {
+          let relative = folder.isEmpty ? name : folder + "/" + name
+          guard let status = try root.status(NodePath.join(area, relative)) else { continue }
+          if let kind = own.first(where: { $0.0 == relative })?.1 {
+            try requireKind(kind, status, relative, in: area, mismatch: mismatch)
+            found[part.isEmpty ? relative : part + "/" + relative] = kind
+          } else if status.isDirectory, own.contains(where: { $0.0.hasPrefix(relative + "/") }) {
+            folders.append(relative)
+          } else {
+            throw mismatch(
+              relative, "is not something freedom-keys keeps aside for a \(layout.name)")
+          }
         }
       }
     }
     guard !found.isEmpty else {
       throw NodeFileError(
         .unexpectedFile,
-        "\(full(source)) holds nothing to put back: it does not match a \(layout.name) and "
-          + "nothing was changed")
+        "\(areas.map(full).joined(separator: " and ")) holds nothing to put back: it does not "
+          + "match a \(layout.name) and nothing was changed")
     }
     var entries: [RestoredEntry] = []
     for (relative, kind) in candidates where found[relative] != nil {
@@ -274,7 +305,7 @@ extension NodeDirectory {
   /// What it holds that is not in place (an entry rewritten since) stays.
   func removeRestoredLinks(_ record: IntentRecord, _ source: String) throws(NodeFileError) {
     for step in record.steps where step.kind == .file || step.kind == .dir {
-      let origin = NodePath.join(source, step.path)
+      let origin = record.location(of: step.path, in: source)
       guard let kept = try root.status(origin) else { continue }
       if step.kind == .file {
         if let placed = try root.status(step.path), kept.isRegularFile, placed.isSameFile(as: kept)
@@ -294,7 +325,7 @@ extension NodeDirectory {
       }
       try root.directory(origin)?.sync()
     }
-    removeUnusedBackup(source)
+    removeUnusedBackup(source, parts: record.parts)
     try root.sync()
   }
 }

@@ -146,14 +146,21 @@ public final class NodeDirectory {
     var group = LockGroup(timeout: timeout, readOnlyIsFine: false)
     var made: [String] = []
     do throws(NodeFileError) {
-      // An enclosing directory is never written by this change: one this user cannot write
-      // (a shared parent) is read through unlocked, unless it holds an interrupted change.
+      // An enclosing directory `path` lies in is created first, to be locked with the others:
+      // a change may be applied there (a new desktop profile's app root).
+      for item in enclosing where create && path.hasPrefix(item.path + "/") {
+        if try DirectoryDescriptor.open(item.path) == nil {
+          made += try Self.createDirectory(item.path)
+        }
+      }
+      // An enclosing directory this user cannot write (a shared parent) is read through
+      // unlocked, unless it holds an interrupted change; a change applied in it fails then.
       let outer = try group.lock(enclosing, readOnlyIsFine: true)
       if try DirectoryDescriptor.open(path) == nil {
         guard create else {
           throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
         }
-        made = try Self.createDirectory(path)
+        made += try Self.createDirectory(path)
       }
       guard let directory = try group.lock(path, layout: layout) else {
         throw NodeFileError(.unexpectedFile, "\(path) does not exist; check the directory")
@@ -472,7 +479,7 @@ public final class NodeDirectory {
     let owner = try root.owner()
     let madeForBackup = made
     // 2. The intent record: from here on, a crash is undone by the next run.
-    var record = IntentRecord(steps: steps, backup: backup, source: source)
+    var record = IntentRecord(steps: steps, backup: backup, source: source, parts: layout.parts)
     do throws(NodeFileError) {
       try writeRecord(record, replacing: false)
     } catch {
@@ -488,7 +495,7 @@ public final class NodeDirectory {
       try root.makeDirectory(NodeLayout.asideName, owner: owner)
       for step in steps {
         try reached("step \(step.index)")
-        try perform(step, source: source)
+        try perform(step, in: record)
       }
       try reached("commit")
       record.committed = true
@@ -639,21 +646,38 @@ public final class NodeDirectory {
     _ backup: String, for steps: [IntentRecord.Step], made: inout [String]
   ) throws(NodeFileError) -> String {
     let owner = try root.owner()
-    var prefix = ""
-    for component in backup.split(separator: "/").dropLast() {
-      prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-      guard let status = try root.status(prefix) else { break }
-      try requireBackupFolder(prefix, status, owner: owner)
+    let parts = layout.parts
+    // The folders holding backups, in the directory and in each part a step keeps entries of.
+    var areas: [String] = []
+    for step in steps where step.oldEntry != nil {
+      let area = IntentRecord.part(of: step.path, parts: parts) ?? ""
+      if !areas.contains(area) { areas.append(area) }
     }
+    for area in areas {
+      var prefix = area
+      for component in backup.split(separator: "/").dropLast() {
+        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+        guard let status = try root.status(prefix) else { break }
+        try requireBackupFolder(prefix, status, owner: owner)
+      }
+    }
+    // A name no area holds yet: one undo puts back all of a change's entries.
     var name = backup
     var counter = 2
-    while try root.status(name) != nil {
+    func taken(_ name: String) throws(NodeFileError) -> Bool {
+      for area in IntentRecord.areas(of: name, parts: parts) where try root.status(area) != nil {
+        return true
+      }
+      return false
+    }
+    while try taken(name) {
       name = backup + "-" + String(counter)
       counter += 1
     }
-    made += try root.makeDirectories(name)
+    if parts.isEmpty { made += try root.makeDirectories(name) }
     for step in steps where step.oldEntry != nil {
-      made += try root.makeDirectories(NodePath.parent(name + "/" + step.path))
+      made += try root.makeDirectories(
+        NodePath.parent(IntentRecord.location(of: step.path, in: name, parts: parts)))
     }
     return name
   }
@@ -699,8 +723,12 @@ public final class NodeDirectory {
   }
 
   /// The folders below the backup directory `backup` and it, innermost first, that an undone
-  /// change made and nothing was moved into.
-  func removeUnusedBackup(_ backup: String) {
+  /// change made and nothing was moved into (in the directory and in each of `parts`).
+  func removeUnusedBackup(_ backup: String, parts: [String]) {
+    for area in IntentRecord.areas(of: backup, parts: parts) { removeUnusedBackup(area) }
+  }
+
+  private func removeUnusedBackup(_ backup: String) {
     guard (try? root.status(backup))??.isDirectory == true else { return }
     var directories = [backup]
     var index = 0
@@ -764,8 +792,8 @@ public final class NodeDirectory {
     return missing
   }
 
-  /// One step of the change, forward (`source`: the backup a restore step renames out of).
-  private func perform(_ step: IntentRecord.Step, source: String?) throws(NodeFileError) {
+  /// One step of `record`'s change, forward (a restore step renames out of its source).
+  private func perform(_ step: IntentRecord.Step, in record: IntentRecord) throws(NodeFileError) {
     let staged = NodePath.join(NodeLayout.stagingName, String(step.index))
     let aside = NodePath.join(NodeLayout.asideName, String(step.index))
     switch step.kind {
@@ -781,9 +809,12 @@ public final class NodeDirectory {
         staged, step.path,
         flags: step.existed ? DirectoryDescriptor.exchange : DirectoryDescriptor.noReplace)
     case .restore:
-      guard let source else { throw NodeFileError(.recovery, "a restore step without a source") }
+      guard let source = record.source else {
+        throw NodeFileError(.recovery, "a restore step without a source")
+      }
       try root.rename(
-        NodePath.join(source, step.path), step.path, flags: DirectoryDescriptor.noReplace)
+        record.location(of: step.path, in: source), step.path,
+        flags: DirectoryDescriptor.noReplace)
     }
   }
 
@@ -986,7 +1017,7 @@ public final class NodeDirectory {
     // The entry put back is the one the source held (its inode), and it left the source.
     if last.kind == .restore, let source = record.source {
       let placed = try root.status(last.path)
-      let left = try root.status(NodePath.join(source, last.path)) == nil
+      let left = try root.status(record.location(of: last.path, in: source)) == nil
       return placed?.inode == last.inode && left
     }
     guard try root.status(NodeLayout.stagingName)?.isDirectory == true else { return false }
@@ -1024,8 +1055,8 @@ public final class NodeDirectory {
       if let backup = record.backup { kept = try moveIntoBackup(record, backup) }
       if let source = record.source { try removeRestoredLinks(record, source) }
     } else {
-      for step in record.steps.reversed() { try undo(step, source: record.source) }
-      if let backup = record.backup { removeUnusedBackup(backup) }
+      for step in record.steps.reversed() { try undo(step, in: record) }
+      if let backup = record.backup { removeUnusedBackup(backup, parts: record.parts) }
       try root.sync()
       // Undone: without the record what is left in the staging and aside directories is
       // leftovers, which the next run discards if this one cannot.
@@ -1041,8 +1072,9 @@ public final class NodeDirectory {
     return kept
   }
 
-  /// Undoes one step if it was done. Each entry is checked (lstat) before it is renamed.
-  private func undo(_ step: IntentRecord.Step, source: String?) throws(NodeFileError) {
+  /// Undoes one step of `record` if it was done. Each entry is checked (lstat) before it is
+  /// renamed.
+  private func undo(_ step: IntentRecord.Step, in record: IntentRecord) throws(NodeFileError) {
     let staged = NodePath.join(NodeLayout.stagingName, String(step.index))
     let aside = NodePath.join(NodeLayout.asideName, String(step.index))
     let inPlace = try root.status(step.path)
@@ -1090,8 +1122,8 @@ public final class NodeDirectory {
       }
     case .restore:
       // Back into the backup it came from, if it is the entry that was put back.
-      guard let source, let inPlace, inPlace.inode == step.inode else { return }
-      let origin = NodePath.join(source, step.path)
+      guard let source = record.source, let inPlace, inPlace.inode == step.inode else { return }
+      let origin = record.location(of: step.path, in: source)
       guard try root.status(origin) == nil else { return }
       try root.rename(step.path, origin, flags: DirectoryDescriptor.noReplace)
     }
@@ -1108,7 +1140,7 @@ public final class NodeDirectory {
       if step.kind == .dir, !status.isDirectory || status.inode == step.inode { continue }
       if step.kind == .file, !status.isRegularFile { continue }
       try reached("backup \(step.index)")
-      let destination = backup + "/" + step.path
+      let destination = record.location(of: step.path, in: backup)
       try root.makeDirectories(NodePath.parent(destination))
       try root.rename(source, destination, flags: DirectoryDescriptor.noReplace)
       kept.append(.init(original: full(step.path), backup: full(destination)))

@@ -10,6 +10,7 @@ public indirect enum JSONValue: Sendable, Equatable {
   /// A non-negative number written with one decimal (seconds).
   case tenths(Double)
   case bool(Bool)
+  case null
   case array([JSONValue])
   case object(JSONObject)
 
@@ -22,6 +23,7 @@ public indirect enum JSONValue: Sendable, Equatable {
       let tenths = UInt64(max(0, value) * 10 + 0.5)
       return "\(tenths / 10).\(tenths % 10)"
     case .bool(let flag): return flag ? "true" : "false"
+    case .null: return "null"
     case .array(let elements):
       guard !elements.isEmpty else { return "[]" }
       let inner = indent + "  "
@@ -40,7 +42,7 @@ public indirect enum JSONValue: Sendable, Equatable {
   /// The value as JSON text without any whitespace, as Go's `json.Marshal` writes it.
   public var compact: String {
     switch self {
-    case .string, .number, .tenths, .bool: return rendered()
+    case .string, .number, .tenths, .bool, .null: return rendered()
     case .array(let elements): return "[" + elements.map(\.compact).joined(separator: ",") + "]"
     case .object(let object):
       let members = object.members.map { JSONValue.quoted($0.key) + ":" + $0.value.compact }
