@@ -343,15 +343,18 @@ package struct PassphraseSet: Sendable {
     }
   }
 
-  /// Calls `body` with every scalar string one edit from `scalars` (NFKD), in canonical order,
-  /// made in `edited` (room for one scalar more than `scalars`).
-  private static func forEachEdit(
+  /// Calls `body` with every scalar string one edit from `scalars` (a character deleted, two
+  /// adjacent ones exchanged, one replaced by, or one inserted from, `alphabet`), made in
+  /// `edited` (room for one scalar more than `scalars`). With `canonicalOrder` (a BIP-39
+  /// passphrase, compared in NFKD) combining marks an edit moved are put back in canonical
+  /// order; a password is hashed as typed, so it is left as made.
+  static func forEachEdit(
     of scalars: ScalarBuffer, alphabet: ScalarBuffer, scratch edited: inout ScalarBuffer,
-    _ body: (ScalarBuffer, PassphraseEdit) -> Void
+    canonicalOrder: Bool = true, _ body: (ScalarBuffer, PassphraseEdit) -> Void
   ) {
     edited.assign(scalars)
     func emit(_ edit: PassphraseEdit) {
-      NFKD.putInCanonicalOrder(&edited)
+      if canonicalOrder { NFKD.putInCanonicalOrder(&edited) }
       body(edited, edit)
       edited.assign(scalars)
     }

@@ -17,6 +17,9 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   case malformedCheckpoint
   /// A checkpoint is of another password search (another file, other passwords).
   case otherSearch
+  /// A checkpoint is of part `index` of `count` of the search, not the part run (1 of 1: the
+  /// search not cut into parts).
+  case otherPart(index: Int, count: Int)
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
@@ -43,6 +46,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
       "it is not a password search's checkpoint (changed or damaged)"
     case .otherSearch:
       "it is the checkpoint of another search (another file, or other passwords)"
+    case .otherPart(let index, let count):
+      count == 1
+        ? "it is the checkpoint of the whole search, not of one part of it"
+        : "it is the checkpoint of part \(index) of \(count) of the search, not of this part"
     case .kdfFailed(let reason):
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):

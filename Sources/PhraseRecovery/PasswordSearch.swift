@@ -42,13 +42,8 @@ package final class PasswordSearch: Sendable {
   package func searchHash() throws(PasswordRecoveryError) -> [UInt8] {
     var header = Array("freedom-keys password set 1\0".utf8)
     withUnsafeBytes(of: UInt64(passwords.count).littleEndian) { header += $0 }
-    var whole = SecureBytes(header)
-    for index in 0..<passwords.count {
-      let password = passwords.password(index)
-      whole =
-        whole + SecureBytes(withUnsafeBytes(of: UInt64(password.count).littleEndian) { Array($0) })
-        + password
-    }
+    // One buffer: adding the passwords one at a time copies the whole again each time.
+    let whole = passwords.lengthPrefixed(after: header)
     let key = try target.deriveKey(whole.withUnsafeBytes { SecureBytes(SHA256.hash($0)) })
     let message =
       SecureBytes(Array("freedom-keys password search 1\0".utf8) + target.publicBytes + header)

@@ -3,8 +3,9 @@ import VaultKeys
 
 /// The passwords a password search tries, in order and each once: the one remembered, then
 /// those within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
-/// neighbouring key, an exchange, a symbol added; cheapest first, level by level), then those
-/// a token list makes, then the lines of a candidates file. The bytes are exactly what an app
+/// neighbouring key, an exchange, a symbol added; cheapest first, level by level; when asked,
+/// the passwords one generic edit away come after the first level), then those a token list
+/// makes, then the lines of a candidates file. The bytes are exactly what an app
 /// hashes: UTF-8 as given, never normalised. All of them live in one wiped buffer.
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
@@ -19,6 +20,17 @@ package struct PasswordSet: Sendable {
     case line(Int)
   }
 
+  /// A level of the passwords made from the remembered one, searched in turn as a phase.
+  package enum Level: Sendable, Equatable {
+    /// The password as remembered.
+    case remembered
+    /// This many likely typos of it (`TypoModel`).
+    case likelyTypos(Int)
+    /// One generic edit of it: a character deleted, inserted or replaced (by any printable
+    /// ASCII character or one of its own), or two adjacent ones exchanged.
+    case oneEdit
+  }
+
   /// The passwords, one after the other.
   private let bytes: SecureBytes
   /// Password i is `bytes[offsets[i]..<offsets[i + 1]]`.
@@ -28,8 +40,10 @@ package struct PasswordSet: Sendable {
   private let made: [Int]
   /// How each of the remembered password's strings was made (its typos' chain).
   private let steps: [Step]
-  /// Where each level of typos ends among the strings made (level 0: the remembered one).
+  /// Where each level ends among the strings made (the first: the remembered one), and what
+  /// it is.
   private let levelEnds: [Int]
+  private let levelKinds: [Level]
   /// The token list, whose passwords were made after the typos (`tokenStrings` of them).
   private let tokens: PasswordTokens?
   private let tokenStrings: Int
@@ -44,16 +58,20 @@ package struct PasswordSet: Sendable {
   /// The number of passwords.
   package var count: Int { offsets.count - 1 }
 
-  /// The remembered password (if any) and every password within `typos` likely typos of it,
-  /// then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n" or
-  /// "\r\n" ends a line, an empty line is the empty password, the last line ending adds no
-  /// line). How many there may be is bounded before any is made; duplicates are dropped where
-  /// they come again, so `count` is exact.
+  /// The remembered password (if any) and every password within `typos` likely typos of it
+  /// (with `oneEdit`, every password one generic edit from it after those one likely typo
+  /// away), then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n"
+  /// or "\r\n" ends a line, an empty line is the empty password, the last line ending adds
+  /// no line). How many there may be is bounded before any is made; duplicates are dropped
+  /// where they come again, so `count` is exact.
   package init(
-    remembered: SecureBytes?, typos: Int = 0, model: TypoModel = TypoModel(),
-    tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
+    remembered: SecureBytes?, typos: Int = 0, oneEdit: Bool = false,
+    model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
   ) throws(PasswordRecoveryError) {
     let typos = remembered == nil ? 0 : max(0, typos)
+    let oneEdit = remembered != nil && oneEdit
+    // The generic edits come after this many levels of likely typos.
+    let editsAfter = min(1, typos)
     let lineRanges = candidates?.withUnsafeBytes(PassphraseSet.lines) ?? []
     if let candidates {
       guard candidates.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
@@ -68,6 +86,21 @@ package struct PasswordSet: Sendable {
       length = scalars
     } else {
       length = 0
+    }
+    // What an edit inserts or puts in place of a character: printable ASCII and the
+    // password's own characters (counted here, held in wiped memory where they are made).
+    var alphabetCount = 0
+    if oneEdit, let remembered {
+      alphabetCount = remembered.withUnsafeBytes { raw in
+        ScalarBuffer.withWiped(capacity: length) { own in
+          ScalarBuffer.forEachScalar(inUTF8: raw) { scalar in
+            let printable =
+              scalar.isASCII && PassphraseSet.printableASCII.contains(UInt8(scalar.value))
+            if !printable, !own.contains(scalar) { own.append(scalar) }
+          }
+          return PassphraseSet.printableASCII.count + own.count
+        }
+      }
     }
 
     // Count first: the strings the typos make and their bytes, before any is made.
@@ -84,11 +117,23 @@ package struct PasswordSet: Sendable {
       guard byteBound <= Self.maximumByteCount else { throw .tooManyPasswords(UInt64(raw)) }
     }
     guard raw <= Self.maximumCount else { throw .tooManyPasswords(UInt64(raw)) }
-    if let remembered, typos > 0 {
+    if let remembered, typos > 0 || oneEdit {
       let width = remembered.withUnsafeBytes { raw in
         ScalarBuffer.withWiped(capacity: length) { alphabet in
           alphabet.append(utf8: raw)
           return model.maximumUTF8Width(alphabet)
+        }
+      }
+      if oneEdit {
+        // Deletions, exchanges, replacements, insertions: at most this many of at most one
+        // character more, each character at most `width` bytes (an own or an ASCII one).
+        let edits =
+          length + max(0, length - 1) + length * (alphabetCount - 1) + (length + 1)
+          * alphabetCount
+        raw += edits
+        byteBound += edits * (length + 1) * width
+        guard raw <= Self.maximumCount, byteBound <= Self.maximumByteCount else {
+          throw .tooManyPasswords(UInt64(raw))
         }
       }
       var level = [length: 1]
@@ -115,6 +160,7 @@ package struct PasswordSet: Sendable {
     var ranges: [Range<Int>] = []
     var steps: [Step] = []
     var levelEnds: [Int] = []
+    var levelKinds: [Level] = []
     ranges.reserveCapacity(raw)
     let arena = SecureBytes(count: byteBound) { target in
       var cursor = 0
@@ -127,10 +173,32 @@ package struct PasswordSet: Sendable {
         // The remembered string's own step is never read: a chain ends at string 0.
         steps.append(Step(parent: 0, edit: .capsLock))
         levelEnds.append(1)
+        levelKinds.append(.remembered)
         ScalarBuffer.withWiped(capacity: length + typos) { scalars in
           ScalarBuffer.withWiped(capacity: length + typos + 1) { edited in
+            func edits() {
+              ScalarBuffer.withWiped(capacity: alphabetCount) { alphabet in
+                for byte in PassphraseSet.printableASCII { alphabet.append(Unicode.Scalar(byte)) }
+                scalars.removeAll()
+                scalars.append(utf8: UnsafeRawBufferPointer(rebasing: target[ranges[0]]))
+                for position in 0..<scalars.count where !alphabet.contains(scalars[position]) {
+                  alphabet.append(scalars[position])
+                }
+                PassphraseSet.forEachEdit(
+                  of: scalars, alphabet: alphabet, scratch: &edited, canonicalOrder: false
+                ) { made, edit in
+                  let begin = cursor
+                  cursor = made.encode(into: target, at: cursor)
+                  ranges.append(begin..<cursor)
+                  steps.append(Step(parent: 0, edit: edit))
+                }
+              }
+              levelEnds.append(ranges.count)
+              levelKinds.append(.oneEdit)
+            }
             var level = 0..<1
-            for _ in 0..<typos {
+            if oneEdit, editsAfter == 0 { edits() }
+            for typo in 0..<typos {
               let start = ranges.count
               for variant in level {
                 scalars.removeAll()
@@ -145,6 +213,8 @@ package struct PasswordSet: Sendable {
               }
               level = start..<ranges.count
               levelEnds.append(ranges.count)
+              levelKinds.append(.likelyTypos(typo + 1))
+              if oneEdit, typo + 1 == editsAfter { edits() }
             }
           }
         }
@@ -173,14 +243,21 @@ package struct PasswordSet: Sendable {
     made = kept
     self.steps = steps
     self.levelEnds = levelEnds
+    self.levelKinds = levelKinds
     self.tokens = tokens
     self.tokenStrings = tokenStrings
     lines = lineRanges.indices.map { $0 + 1 }
   }
 
-  /// The passwords of each level of typos, in order: the remembered one, then those one
-  /// typo away, and so on (each password in the level it first comes in); empty without a
+  /// The levels made from the remembered password, in order, and their passwords: the
+  /// remembered one, those one likely typo away, the generic edits if asked, those two likely
+  /// typos away, and so on (each password in the level it first comes in); empty without a
   /// remembered password.
+  package var levels: [(level: Level, passwords: Range<Int>)] {
+    Array(zip(levelKinds, typoLevels))
+  }
+
+  /// The passwords of each level (`levels`), in order.
   package var typoLevels: [Range<Int>] {
     // The kept strings are in the order made, so a level's passwords are those kept below
     // its end.
@@ -198,6 +275,28 @@ package struct PasswordSet: Sendable {
   /// Password `index`, in a new wiped buffer.
   package func password(_ index: Int) -> SecureBytes {
     bytes[offsets[index]..<offsets[index + 1]]
+  }
+
+  /// `prefix`, then each password as its byte count (8 bytes, little-endian) and its bytes, in
+  /// one wiped buffer: what a search's hash takes.
+  func lengthPrefixed(after prefix: [UInt8]) -> SecureBytes {
+    SecureBytes(count: prefix.count + 8 * count + offsets[count]) { target in
+      target.copyBytes(from: prefix)
+      var cursor = prefix.count
+      bytes.withUnsafeBytes { source in
+        for index in 0..<count {
+          let range = offsets[index]..<offsets[index + 1]
+          withUnsafeBytes(of: UInt64(range.count).littleEndian) {
+            UnsafeMutableRawBufferPointer(rebasing: target[cursor..<(cursor + 8)])
+              .copyMemory(from: $0)
+          }
+          cursor += 8
+          UnsafeMutableRawBufferPointer(rebasing: target[cursor..<(cursor + range.count)])
+            .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[range]))
+          cursor += range.count
+        }
+      }
+    }
   }
 
   /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search.

@@ -113,6 +113,11 @@ package enum PasswordTarget: Sendable {
     }
   }
 
+  /// SHA-256 of `publicBytes`: names the file in a part result without its path.
+  package var publicHash: [UInt8] {
+    SHA256.hash(Array("freedom-keys password file 1\0".utf8) + publicBytes)
+  }
+
   /// What tells this file apart, public: its kind, KDF and salt.
   var publicBytes: [UInt8] {
     switch self {

@@ -103,11 +103,8 @@ package final class PhraseRecovery: Sendable {
     guard !overflow, total < 1 << 63 else { throw .searchTooLarge }
     candidateCount = total
     self.passphrases = passphrases
-    func bound(_ k: Int) -> UInt64 {
-      let (high, low) = total.multipliedFullWidth(by: UInt64(k))
-      return UInt64(configuration.shardCount).dividingFullWidth((high, low)).quotient
-    }
-    range = bound(configuration.shardIndex - 1)..<bound(configuration.shardIndex)
+    range = SearchSplit.range(
+      of: total, part: configuration.shardIndex, of: configuration.shardCount)
     let count = UInt64(range.count)
     chunkCount = Int((count + configuration.chunkSize - 1) / configuration.chunkSize)
     sentenceWords = Wordlist.named(search.phrase.language).words.map { Array($0.utf8) }

@@ -1,7 +1,8 @@
 /// The part results of one search, merged: found (by which part), exhausted (every part
 /// searched everything), or incomplete (which parts are missing, interrupted or still running).
-/// Results of another search (other words, passphrases, damage options or targets: the public
-/// hash differs) or of another split are refused, and so are counts that cannot be true.
+/// Results of another kind (phrase and password parts), of another file, of another search
+/// (other words, passphrases, passwords, damage options or targets: the public hash differs) or
+/// of another split are refused, and so are counts that cannot be true.
 package struct ShardCollection: Sendable {
   package enum Status: String, Sendable {
     case found, exhausted, incomplete
@@ -11,6 +12,9 @@ package struct ShardCollection: Sendable {
   package typealias Entry = (file: String, result: ShardResult)
 
   package let status: Status
+  /// What the search looked for, and for a password the file's hash (`ShardResult.file`).
+  package let kind: ShardResult.Kind
+  package let file: [UInt8]?
   /// The number of parts the search was cut into.
   package let count: Int
   /// The results read, by part.
@@ -47,9 +51,15 @@ package struct ShardCollection: Sendable {
     var byPart: [Int: Entry] = [:]
     for entry in entries {
       let result = entry.result
+      guard result.kind == first.result.kind else {
+        throw .otherKind(file: entry.file, kind: result.kind, first: first.file)
+      }
+      guard result.file == first.result.file else {
+        throw .otherFile(file: entry.file, first: first.file)
+      }
       guard result.search == first.result.search,
         result.searchCandidates == first.result.searchCandidates
-      else { throw .otherSearch(file: entry.file, first: first.file) }
+      else { throw .otherSearch(file: entry.file, first: first.file, kind: result.kind) }
       guard result.count == first.result.count else {
         throw .otherSplit(
           file: entry.file, index: result.index, count: result.count, first: first.file,
@@ -79,6 +89,8 @@ package struct ShardCollection: Sendable {
     }
     let interrupted = ordered.filter { !$0.result.complete }.map(\.result.index)
     self.count = count
+    kind = first.result.kind
+    file = first.result.file
     results = ordered
     self.missing = missing
     self.interrupted = interrupted
@@ -107,8 +119,13 @@ package enum ShardCollectionError: Error, Equatable, Sendable, CustomStringConve
   case allUnfinished([String])
   /// A file is not a part result.
   case unreadable(file: String, ShardResultError)
-  /// A result is of another search than the first one read.
-  case otherSearch(file: String, first: String)
+  /// A result is of another kind (a phrase part among password parts, or the reverse) than
+  /// the first one read; `kind` is its own.
+  case otherKind(file: String, kind: ShardResult.Kind, first: String)
+  /// A password part is of another file (another vault or keystore) than the first one read.
+  case otherFile(file: String, first: String)
+  /// A result is of another search (of the same kind) than the first one read.
+  case otherSearch(file: String, first: String, kind: ShardResult.Kind = .phrase)
   /// A result is of the same search cut another number of ways.
   case otherSplit(file: String, index: Int, count: Int, first: String, firstCount: Int)
   /// Two results are of the same part.
@@ -125,9 +142,17 @@ package enum ShardCollectionError: Error, Equatable, Sendable, CustomStringConve
       "\(files.joined(separator: ", ")) \(files.count == 1 ? "is" : "are") empty or cut short: "
         + "their parts are still running, or stopped while writing"
     case .unreadable(let file, let error): "\(file): \(error)"
-    case .otherSearch(let file, let first):
+    case .otherKind(let file, let kind, let first):
+      "\(file) is a part of a \(kind.rawValue) search, \(first) of a "
+        + "\(kind == .phrase ? "password" : "phrase") search"
+    case .otherFile(let file, let first):
+      "\(file) is a part of a search for the password of another file than \(first)"
+    case .otherSearch(let file, let first, .phrase):
       "\(file) is a shard of another search than \(first) (other words, passphrases, options "
         + "or targets)"
+    case .otherSearch(let file, let first, .password):
+      "\(file) is a part of another search than \(first) (other passwords, or the same ones "
+        + "made another way)"
     case .otherSplit(let file, let index, let count, let first, let firstCount):
       "\(file) is shard \(index) of \(count), \(first) of \(firstCount)"
     case .duplicate(let first, let second, let index):

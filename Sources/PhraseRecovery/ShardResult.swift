@@ -8,9 +8,15 @@ import VaultKeys
 #endif
 
 /// What one part (shard) of a search did, as a cluster job leaves it for `ShardCollection`:
-/// whether it found the phrase (the words it changed, the target it matched), how far it got,
-/// and the search's public hash. No word as written, no passphrase, never the phrase.
+/// whether it found the phrase (the words it changed, the target it matched) or the password
+/// (what it opened), how far it got, and the search's public hash. No word as written, no
+/// passphrase, never the phrase, never a password.
 package struct ShardResult: Sendable, Equatable {
+  /// What a search looks for. A phrase part's JSON names no kind (as before passwords).
+  package enum Kind: String, Sendable {
+    case phrase, password
+  }
+
   /// One word of the match that differs from the one remembered.
   package struct Change: Sendable, Equatable {
     package let position: UInt64
@@ -19,11 +25,16 @@ package struct ShardResult: Sendable, Equatable {
     package let was: String
   }
 
+  package let kind: Kind
+  /// A password part's file: `PasswordTarget.publicHash` (its kind, KDF and salt), so parts of
+  /// another file are told apart without its path. Nil for a phrase part.
+  package let file: [UInt8]?
   package let found: Bool
   /// The match is the one the part's checkpoint recorded (nothing was searched again).
   package let foundEarlier: Bool
   package let changes: [Change]
-  /// The target that matched (`swarm.address`, …), exactly when `found`.
+  /// The target that matched (`swarm.address`, …; for a password, `vault` or the keystore's
+  /// address), exactly when `found`.
   package let matched: String?
   /// Whether the part was searched to its end (or to a match).
   package let complete: Bool
@@ -50,6 +61,8 @@ package struct ShardResult: Sendable, Equatable {
     recovery: PhraseRecovery, progress: RecoveryProgress?, found phrase: RecoveredPhrase?,
     foundEarlier: Bool, complete: Bool
   ) {
+    kind = .phrase
+    file = nil
     found = phrase != nil
     self.foundEarlier = foundEarlier
     changes = (phrase?.changes ?? []).map {
@@ -68,24 +81,59 @@ package struct ShardResult: Sendable, Equatable {
     search = recovery.publicSearchHash
   }
 
+  /// The result of part `index` of `count` of a password search (its public hash `search`):
+  /// `candidates` of the search's `searchCandidates` are the part's, `searched` of them were
+  /// tried; `opened`: what the password found opened. The password is not in it.
+  package init(
+    password target: PasswordTarget, search: [UInt8], part index: Int, of count: Int,
+    candidates: UInt64, searchCandidates: UInt64, searched: UInt64,
+    opened: PasswordTarget.Opened?, foundEarlier: Bool, complete: Bool, seconds: Double
+  ) {
+    kind = .password
+    file = target.publicHash
+    found = opened != nil
+    self.foundEarlier = foundEarlier
+    changes = []
+    matched = opened.map {
+      switch $0 {
+      case .vault: "vault"
+      case .keystore(let address): address.checksummed
+      }
+    }
+    self.complete = complete
+    (self.candidates, self.searched, checksumValid, checked) = (candidates, searched, 0, 0)
+    self.seconds = seconds
+    (self.index, self.count, self.searchCandidates, self.search) =
+      (index, count, searchCandidates, search)
+  }
+
   /// The result as one line of JSON (with its newline): what `init(json:)` reads.
   package func jsonBytes() -> [UInt8] {
-    var object: JSONObject = ["found": .bool(found)]
+    var object: JSONObject = [:]
+    if kind == .password {
+      object.append("kind", .string(kind.rawValue))
+      object.append("file", .string(Hex.encode(file ?? [])))
+    }
+    object.append("found", .bool(found))
     if foundEarlier { object.append("foundEarlier", .bool(true)) }
-    object.append(
-      "changes",
-      .array(
-        changes.map {
-          .object([
-            "position": .number($0.position), "word": .string($0.word), "was": .string($0.was),
-          ])
-        }))
+    if kind == .phrase {
+      object.append(
+        "changes",
+        .array(
+          changes.map {
+            .object([
+              "position": .number($0.position), "word": .string($0.word), "was": .string($0.was),
+            ])
+          }))
+    }
     if let matched { object.append("matched", .string(matched)) }
     object.append("complete", .bool(complete))
     object.append("candidates", .number(candidates))
     object.append("searched", .number(searched))
-    object.append("checksumValid", .number(checksumValid))
-    object.append("checked", .number(checked))
+    if kind == .phrase {
+      object.append("checksumValid", .number(checksumValid))
+      object.append("checked", .number(checked))
+    }
     object.append("seconds", .tenths(seconds))
     object.append(
       "shard", .object(["index": .number(UInt64(index)), "count": .number(UInt64(count))]))
@@ -108,10 +156,12 @@ package struct ShardResult: Sendable, Equatable {
   }
 
   private init(
-    found: Bool, foundEarlier: Bool, changes: [Change], matched: String?, complete: Bool,
+    kind: Kind, file: [UInt8]?, found: Bool, foundEarlier: Bool, changes: [Change],
+    matched: String?, complete: Bool,
     candidates: UInt64, searched: UInt64, checksumValid: UInt64, checked: UInt64,
     seconds: Double, index: Int, count: Int, searchCandidates: UInt64, search: [UInt8]
   ) {
+    (self.kind, self.file) = (kind, file)
     (self.found, self.foundEarlier, self.changes, self.matched) =
       (found, foundEarlier, changes, matched)
     (self.complete, self.candidates, self.searched) = (complete, candidates, searched)
@@ -165,8 +215,26 @@ package struct ShardResult: Sendable, Equatable {
     guard let search = Hex.decode(try string("search")), search.count == SHA256.byteCount else {
       throw .malformed("\"search\" is not a SHA-256 in hex")
     }
-    guard case .array(let changeNodes) = try member("changes", of: root).kind else {
-      throw .malformed("\"changes\" is not an array")
+    let kindName = root.members(named: "kind").isEmpty ? "phrase" : try string("kind")
+    guard let kind = Kind(rawValue: kindName) else {
+      throw .malformed("\"kind\" is neither phrase nor password")
+    }
+    var file: [UInt8]?
+    if kind == .password {
+      guard let hash = Hex.decode(try string("file")), hash.count == SHA256.byteCount else {
+        throw .malformed("\"file\" is not a SHA-256 in hex")
+      }
+      file = hash
+    }
+    // A password part changes no word and checks no checksum.
+    let changeNodes: [JSONNode]
+    if kind == .password {
+      changeNodes = []
+    } else {
+      guard case .array(let nodes) = try member("changes", of: root).kind else {
+        throw .malformed("\"changes\" is not an array")
+      }
+      changeNodes = nodes
     }
     var changes: [Change] = []
     for node in changeNodes {
@@ -182,9 +250,10 @@ package struct ShardResult: Sendable, Equatable {
     }
     let earlier = root.members(named: "foundEarlier").isEmpty ? false : try bool("foundEarlier")
     let result = ShardResult(
-      found: found, foundEarlier: earlier, changes: changes, matched: matched,
-      complete: try bool("complete"), candidates: try number("candidates"),
-      searched: try number("searched"), checksumValid: try number("checksumValid"),
+      kind: kind, file: file, found: found, foundEarlier: earlier, changes: changes,
+      matched: matched, complete: try bool("complete"), candidates: try number("candidates"),
+      searched: try number("searched"),
+      checksumValid: kind == .password ? 0 : try number("checksumValid"),
       checked: root.members(named: "checked").isEmpty ? 0 : try number("checked"),
       seconds: 0, index: Int(index), count: Int(count),
       searchCandidates: try number("searchCandidates"), search: search)

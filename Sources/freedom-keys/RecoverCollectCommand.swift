@@ -5,7 +5,8 @@ import PhraseRecovery
 import VaultKeys
 
 /// `freedom-keys recover collect DIR`: merges the `--json` results of a sharded search (one
-/// file per shard) into one answer: found, exhausted, or incomplete (and which shards).
+/// file per shard, of `recover` or of `recover password`) into one answer: found, exhausted,
+/// or incomplete (and which shards).
 struct RecoverCollectCommand: ParsableCommand {
   static let directory = Option.value(
     "dir", "dir", help: "The directory of the shards' --json results (*.json).")
@@ -16,11 +17,13 @@ struct RecoverCollectCommand: ParsableCommand {
       abstract: "Merge the shards' --json results of a search.",
       discussion: """
         Reads every <dir>/*.json, each the --json output of one 'recover --shard'
-        run, checks they are shards of one search (the same "search" hash, which
-        holds no word) split the same N ways, and says whether a shard found the
-        phrase (which one, the words it changed and the target it matched), whether
-        all N searched everything without a match, or which shards are missing or
-        were interrupted. The phrase is never in the results, so never printed.
+        or 'recover password --shard' run, checks they are shards of one search
+        (the same "search" hash, which holds no word or password; for passwords the
+        same file) split the same N ways, and says whether a shard found the phrase
+        (which one, the words it changed and the target it matched) or the password
+        (which one, what it opened), whether all N searched everything without a
+        match, or which shards are missing or were interrupted. The phrase and the
+        password are never in the results, so never printed.
         Exit status: 0 found, 4 every shard complete and none matched, 1 shards
         missing or incomplete (run them again, they resume) and errors, 2 usage
         errors.
@@ -47,7 +50,7 @@ struct RecoverCollectCommand: ParsableCommand {
     }
     let whole = RecoverReport.grouped(collection.searchCandidates)
     if printsJSON {
-      let object: JSONObject = [
+      var object: JSONObject = [
         "status": .string(collection.status.rawValue), "shards": .number(UInt64(collection.count)),
         "missing": .array(collection.missing.map { .number(UInt64($0)) }),
         "incomplete": .array(collection.interrupted.map { .number(UInt64($0)) }),
@@ -57,6 +60,10 @@ struct RecoverCollectCommand: ParsableCommand {
         "search": .string(Hex.encode(collection.search)),
         "results": .array(collection.results.map(Self.json)),
       ]
+      if collection.kind == .password {
+        object.append("kind", .string("password"))
+        object.append("file", .string(Hex.encode(collection.file ?? [])))
+      }
       Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     } else {
       Output.standardOutput(text(collection))
@@ -64,6 +71,11 @@ struct RecoverCollectCommand: ParsableCommand {
     switch collection.status {
     case .found:
       return
+    case .exhausted where collection.kind == .password:
+      throw CLIError.notFound(
+        "no shard opened the file: all \(collection.count) shards tried all \(whole) passwords; "
+          + "widen the search (a higher --password-typos, --password-candidates FILE) or check "
+          + "the file")
     case .exhausted:
       throw CLIError.notFound(
         "no shard matched the targets: all \(collection.count) shards searched all \(whole) "
@@ -99,6 +111,14 @@ struct RecoverCollectCommand: ParsableCommand {
       case .unreadable:
         "it is not the --json output of 'freedom-keys recover' — move it out of the directory, "
           + "or run its shard again"
+      case .otherKind:
+        "collect the results of one search in a directory of their own ('recover' writes phrase "
+          + "shards, 'recover password' password shards)"
+      case .otherFile:
+        "collect the results of one file's search in a directory of their own"
+      case .otherSearch(_, _, .password):
+        "collect the results of one search in a directory of their own (a search whose "
+          + "passwords, typos, tokens or candidates changed is another search)"
       case .otherSearch:
         "collect the results of one search in a directory of their own (a search whose words, "
           + "passphrases, options or targets changed is another search)"
@@ -143,24 +163,42 @@ struct RecoverCollectCommand: ParsableCommand {
     var object: JSONObject = [
       "shard": .number(UInt64(result.index)), "file": .string(entry.file),
       "complete": .bool(result.complete), "found": .bool(result.found),
-      "changes": .array(
-        result.changes.map {
-          .object([
-            "position": .number($0.position), "word": .string($0.word), "was": .string($0.was),
-          ])
-        }),
     ]
+    if result.kind == .phrase {
+      object.append(
+        "changes",
+        .array(
+          result.changes.map {
+            .object([
+              "position": .number($0.position), "word": .string($0.word), "was": .string($0.was),
+            ])
+          }))
+    }
     if let matched = result.matched { object.append("matched", .string(matched)) }
     object.append("candidates", .number(result.candidates))
     object.append("searched", .number(result.searched))
-    object.append("checksumValid", .number(result.checksumValid))
+    if result.kind == .phrase {
+      object.append("checksumValid", .number(result.checksumValid))
+    }
     return .object(object)
   }
 
   private func text(_ collection: ShardCollection) -> String {
     let count = collection.count
     var lines: [String] = []
-    for (file, result) in collection.found {
+    for (file, result) in collection.found where result.kind == .password {
+      lines.append("found by shard \(result.index) of \(count) (\(file))")
+      let matched = result.matched ?? ""
+      lines.append(
+        matched == "vault"
+          ? "the password opens the vault" : "the password opens the keystore of \(matched)")
+      lines.append(
+        "the password is not in the results: to write it, run that shard's recover password "
+          + "command again with --shard \(result.index)/\(count) --out FILE (with its --resume "
+          + "file the file is opened again without searching; without, that shard is searched "
+          + "again)")
+    }
+    for (file, result) in collection.found where result.kind == .phrase {
       lines.append("found by shard \(result.index) of \(count) (\(file))")
       for change in result.changes {
         let was = change.was.isEmpty ? "missing" : "'\(change.was)'"
@@ -176,7 +214,8 @@ struct RecoverCollectCommand: ParsableCommand {
     lines.append(
       "\(collection.results.count) of \(count) shards: "
         + "\(RecoverReport.grouped(collection.searched)) of "
-        + "\(RecoverReport.grouped(collection.searchCandidates)) candidates searched")
+        + "\(RecoverReport.grouped(collection.searchCandidates)) "
+        + (collection.kind == .password ? "passwords tried" : "candidates searched"))
     if !collection.missing.isEmpty {
       lines.append("missing: shard " + collection.missing.map(String.init).joined(separator: ", "))
     }

@@ -48,22 +48,26 @@ struct RecoverPasswordCommand: ParsableCommand {
         takes at most one token of each line, in any order; a line beginning with
         "+ " is required; ^abc comes first, abc$ last; # begins a comment line), then
         each line of --password-candidates. With --password-file alone, the password as
-        remembered, one likely typo and two likely typos are searched in turn (phases,
-        each announced). Each candidate is tried as its UTF-8 bytes, never normalised,
-        and each once; they are counted before the search. The password is never
-        printed: stdout says which candidate opened the file (the one remembered with
-        caps lock; candidate line 4), and --out writes it to a new file (mode 0600,
-        checked before the search). Secrets never come from the command line:
-        --password is refused. Progress is on stderr. Ctrl-C stops; --max-hours H
-        stops after H hours; with --resume FILE the next run continues where it
-        stopped (the checkpoint names the password found by its number only). Exit
-        status: 0 found, 4 every candidate tried without a match, 1 errors, 2 usage
-        errors, 130 interrupted.
+        remembered, one likely typo, one edit (any character deleted, inserted or
+        replaced, or two exchanged) and two likely typos are searched in turn
+        (phases, each announced). Each candidate is tried as its UTF-8 bytes, never
+        normalised, and each once; they are counted before the search. The password
+        is never printed: stdout says which candidate opened the file (the one
+        remembered with caps lock; candidate line 4), and --out writes it to a new
+        file (mode 0600, checked before the search). Secrets never come from the
+        command line: --password is refused. Progress is on stderr. Ctrl-C stops;
+        --max-hours H stops after H hours; with --resume FILE the next run continues
+        where it stopped (the checkpoint names the password found by its number
+        only). --shard K/N (slurm[/N], k8s/N, as for recover) tries the K-th share
+        of each phase, one part per machine or job; with --json it prints the
+        part's result (no password) for 'recover collect DIR'. Exit status: 0
+        found, 4 every candidate (of the part) tried without a match, 1 errors, 2
+        usage errors, 130 interrupted.
         """,
       options: targetOptions + [
         ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,
         RecoverCommand.keyboard, RecoverCommand.maxHours, RecoverCommand.resume,
-        RecoverCommand.threads, out,
+        RecoverCommand.threads, RecoverCommand.shard, out,
         RecoverCommand.progressInterval,
         RecoverCommand.json,
       ])
@@ -80,6 +84,9 @@ struct RecoverPasswordCommand: ParsableCommand {
   let tokensPath: String?
   let typoModel: TypoModel
   let threadCount: Int
+  /// `--shard`: the part of the search this run takes (1/1 without); whether it was given.
+  let shard: RecoverShard
+  let shardGiven: Bool
   /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
   let maxHours: Double?
   let maxHoursText: String
@@ -132,6 +139,12 @@ struct RecoverPasswordCommand: ParsableCommand {
     threadCount =
       try arguments.integer(RecoverCommand.threads, in: 1...1024)
       ?? ProcessInfo.processInfo.activeProcessorCount
+    shard =
+      try arguments.value(RecoverCommand.shard).map { text throws(CLIError) in
+        try RecoverShard.parse(
+          text, environment: ProcessInfo.processInfo.environment, arguments: arguments)
+      } ?? .whole
+    shardGiven = arguments.value(RecoverCommand.shard) != nil
     (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
     resumePath = try arguments.nonEmpty(RecoverCommand.resume)
@@ -145,35 +158,48 @@ struct RecoverPasswordCommand: ParsableCommand {
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
     let passwords = try readPasswords()
     let search = PasswordSearch(target: passwordTarget, passwords: passwords, threads: threadCount)
+    // With only the password as remembered: each level in turn, announced. A part takes its
+    // share of each phase, so every part tries the likeliest passwords first.
+    let phases =
+      (automatic
+      ? passwords.levels.map { (Self.label($0.level), $0.passwords) }
+      : [("", 0..<passwords.count)]).map {
+        ($0.0, SearchSplit.range(of: $0.1, part: shard.index, of: shard.count))
+      }
+    // The search's public hash: what a checkpoint and a part result carry.
+    let hash = shardGiven || resumePath != nil ? try search.searchHash() : nil
+    let part =
+      shardGiven ? hash.map { PasswordPart(shard, search: $0, ranges: phases.map(\.1)) } : nil
     let report = RecoverPasswordReport(
-      self, file: file, search: search, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
+      self, file: file, search: search, part: part,
+      onTerminal: RecoverInterrupt.standardErrorIsTerminal)
     report.announce()
-    let checkpoint = try resumePath.map { try PasswordCheckpointFile(path: $0, search: search) }
-    var startAt = 0
+    let checkpoint = try resumePath.map { path in
+      try PasswordCheckpointFile(path: path, search: hash ?? [], shard: shard)
+    }
+    var doneBelow = 0
     if let checkpoint, let saved = checkpoint.saved {
       if let found = saved.found {
         report.say(
           "found earlier: \(checkpoint.path) records which password opened the file; it was "
             + "opened again, nothing was searched")
-        return try report.finish(try search.reopen(found), searched: 0)
+        return try report.finish(
+          try search.reopen(found), searched: 0, doneBelow: saved.doneBelow, earlier: true)
       }
-      startAt = min(saved.doneBelow, passwords.count)
+      doneBelow = min(saved.doneBelow, passwords.count)
+      let tried = part?.searched(below: doneBelow) ?? doneBelow
       report.say(
-        "resuming from \(checkpoint.path): the first \(RecoverReport.grouped(UInt64(startAt))) "
+        "resuming from \(checkpoint.path): the first \(RecoverReport.grouped(UInt64(tried))) "
           + "passwords were tried")
     }
-    // With only the password as remembered: each level of typos in turn, announced.
-    let labels = ["the password as remembered", "one likely typo", "two likely typos"]
-    let phases =
-      automatic ? Array(zip(labels, passwords.typoLevels)) : [("", 0..<passwords.count)]
     let interval = progressSeconds ?? (report.onTerminal ? 1 : 30)
     var searched: UInt64 = 0
     let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
     var expired: Bool { deadline.map { DispatchTime.now() >= $0 } ?? false }
-    for (number, (label, whole)) in phases.enumerated() {
-      if automatic { report.phase(number + 1, of: phases.count, label, count: whole.count) }
+    for (number, (label, share)) in phases.enumerated() {
+      if automatic { report.phase(number + 1, of: phases.count, label, count: share.count) }
       // What a checkpoint records as tried is not tried again.
-      let range = min(max(whole.lowerBound, startAt), whole.upperBound)..<whole.upperBound
+      let range = min(max(share.lowerBound, doneBelow), share.upperBound)..<share.upperBound
       var shown = 0.0
       var lastSaved = 0.0
       let outcome = try RecoverInterrupt.catching {
@@ -184,19 +210,32 @@ struct RecoverPasswordCommand: ParsableCommand {
           }
           if let checkpoint, progress.seconds - lastSaved >= 5 {
             lastSaved = progress.seconds
-            try? checkpoint.save(doneBelow: progress.doneBelow)
+            try? checkpoint.save(doneBelow: max(doneBelow, progress.doneBelow))
           }
           return !RecoverInterrupt.requested && !expired
         }
       }
       report.clearProgress()
-      try checkpoint?.save(doneBelow: outcome.progress.doneBelow, found: outcome.found?.index)
+      // An empty share leaves its start, which may be below what was tried.
+      doneBelow = max(doneBelow, outcome.progress.doneBelow)
+      try checkpoint?.save(doneBelow: doneBelow, found: outcome.found?.index)
       searched += outcome.progress.searched
       if outcome.found == nil, outcome.isComplete, number + 1 < phases.count {
-        report.phaseExhausted(number + 1, of: phases.count, label, count: whole.count)
+        report.phaseExhausted(number + 1, of: phases.count, label, count: share.count)
         continue
       }
-      return try report.finish(outcome, searched: searched, expired: expired)
+      return try report.finish(
+        outcome, searched: searched, doneBelow: doneBelow, expired: expired)
+    }
+  }
+
+  /// How a phase is announced: "one likely typo".
+  private static func label(_ level: PasswordSet.Level) -> String {
+    switch level {
+    case .remembered: "the password as remembered"
+    case .likelyTypos(1): "one likely typo"
+    case .likelyTypos(let count): count == 2 ? "two likely typos" : "\(count) likely typos"
+    case .oneEdit: "one edit"
     }
   }
 
@@ -276,7 +315,9 @@ struct RecoverPasswordCommand: ParsableCommand {
     if automatic, let remembered {
       // Two likely typos, or one when two would be too many to hold.
       for typos in [2, 1] {
-        if let set = try? PasswordSet(remembered: remembered, typos: typos, model: typoModel) {
+        if let set = try? PasswordSet(
+          remembered: remembered, typos: typos, oneEdit: true, model: typoModel)
+        {
           return set
         }
       }
@@ -293,41 +334,6 @@ struct RecoverPasswordCommand: ParsableCommand {
           + "be held: give a lower --password-typos or fewer candidates")
     } catch {
       throw CLIError.failure(error.description)
-    }
-  }
-}
-
-/// A password search's checkpoint kept in a file (`--resume`), replaced atomically (0600).
-private struct PasswordCheckpointFile {
-  let path: String
-  let search: [UInt8]
-  /// The checkpoint the file held, checked against this search.
-  let saved: PasswordCheckpoint?
-
-  init(path: String, search: PasswordSearch) throws {
-    self.path = path
-    self.search = try search.searchHash()
-    guard let bytes = try ExportFiles.read(path) else {
-      saved = nil
-      return
-    }
-    let checkpoint: PasswordCheckpoint
-    do {
-      checkpoint = try PasswordCheckpoint(json: bytes.withUnsafeBytes { Array($0) })
-      guard checkpoint.search == self.search else { throw PasswordRecoveryError.otherSearch }
-    } catch let error as PasswordRecoveryError {
-      throw CLIError.failure(
-        "\(path): \(error): give another --resume file, or the same file and passwords as before")
-    }
-    saved = checkpoint
-  }
-
-  func save(doneBelow: Int, found: Int? = nil) throws {
-    let bytes = PasswordCheckpoint(search: search, doneBelow: doneBelow, found: found).jsonBytes()
-    do {
-      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .replace)
-    } catch {
-      throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
     }
   }
 }

@@ -3,21 +3,48 @@ import CryptoPrimitives
 import PhraseRecovery
 import VaultKeys
 
+/// The part of a password search one run takes (`--shard`): its share of each phase.
+struct PasswordPart {
+  let shard: RecoverShard
+  /// The search's public hash (`PasswordSearch.searchHash`).
+  let search: [UInt8]
+  let ranges: [Range<Int>]
+
+  init(_ shard: RecoverShard, search: [UInt8], ranges: [Range<Int>]) {
+    (self.shard, self.search, self.ranges) = (shard, search, ranges)
+  }
+
+  /// The passwords of the part.
+  var candidates: Int { ranges.reduce(0) { $0 + $1.count } }
+
+  /// The part's passwords below `doneBelow`: those a checkpoint records as tried.
+  func searched(below doneBelow: Int) -> Int {
+    ranges.reduce(0) { $0 + min(max(doneBelow - $1.lowerBound, 0), $1.count) }
+  }
+}
+
 /// How `recover password` words a search: what it searches and its progress on stderr, what
-/// opened on stdout (never the password), or the one line that says why not.
+/// opened on stdout (never the password), or the one line that says why not; for a part with
+/// `--json`, the part's result.
 final class RecoverPasswordReport {
   let command: RecoverPasswordCommand
   /// The file searched, as messages name it.
   let file: String
   let search: PasswordSearch
+  /// The part this run searches, when `--shard` was given.
+  let part: PasswordPart?
   /// Whether stderr is a terminal: one progress line redrawn, instead of lines appended.
   let onTerminal: Bool
   private var progressDrawn = false
 
-  init(_ command: RecoverPasswordCommand, file: String, search: PasswordSearch, onTerminal: Bool) {
+  init(
+    _ command: RecoverPasswordCommand, file: String, search: PasswordSearch, part: PasswordPart?,
+    onTerminal: Bool
+  ) {
     self.command = command
     self.file = file
     self.search = search
+    self.part = part
     self.onTerminal = onTerminal
   }
 
@@ -33,8 +60,13 @@ final class RecoverPasswordReport {
       engine += RecoverReport.engineName(PBKDF2SHA256Batch.engine)
     }
     let noun = count == 1 ? "password" : "passwords"
+    let what =
+      part.map {
+        "\(RecoverReport.grouped(UInt64($0.candidates))) of \(RecoverReport.grouped(count)) "
+          + "passwords (shard \($0.shard.index)/\($0.shard.count))"
+      } ?? "\(RecoverReport.grouped(count)) \(noun)"
     Output.standardError(
-      engine + "\nsearching \(RecoverReport.grouped(count)) \(noun) against \(file) "
+      engine + "\nsearching \(what) against \(file) "
         + "(\(search.target.kdfDescription)) on \(search.threads) "
         + (search.threads == 1 ? "thread\n" : "threads\n")
     )
@@ -86,9 +118,25 @@ final class RecoverPasswordReport {
   // MARK: - The end
 
   /// Writes and prints what opened, or throws the line that says why nothing did.
-  /// `searched`: the passwords tried by this run, phases before included; `expired`: whether
-  /// --max-hours stopped it.
-  func finish(_ outcome: PasswordSearch.Outcome, searched: UInt64, expired: Bool = false) throws {
+  /// `searched`: the passwords tried by this run, phases before included; `doneBelow`: every
+  /// password below it was tried (as a checkpoint says); `expired`: whether --max-hours stopped
+  /// it; `earlier`: the match is the one a checkpoint recorded.
+  func finish(
+    _ outcome: PasswordSearch.Outcome, searched: UInt64, doneBelow: Int, expired: Bool = false,
+    earlier: Bool = false
+  ) throws {
+    // A part's result, even of a stopped run, says how far it got, for `recover collect`.
+    if let part, command.printsJSON {
+      let tried =
+        outcome.isComplete && outcome.found == nil
+        ? part.candidates : part.searched(below: doneBelow)
+      let result = ShardResult(
+        password: search.target, search: part.search, part: part.shard.index,
+        of: part.shard.count, candidates: UInt64(part.candidates), searchCandidates: count,
+        searched: UInt64(tried), opened: outcome.found?.opened, foundEarlier: earlier,
+        complete: outcome.isComplete, seconds: outcome.progress.seconds)
+      Output.standardOutput(String(decoding: result.jsonBytes(), as: UTF8.self))
+    }
     guard let found = outcome.found else {
       let tried =
         "\(RecoverReport.grouped(searched)) of \(RecoverReport.grouped(count)) passwords tried"
@@ -99,6 +147,15 @@ final class RecoverPasswordReport {
           command.resumePath.map { "run the same command again to continue from \($0)" }
           ?? "give --resume FILE to keep a checkpoint and continue later"
         throw CLIError.interrupted("\(stopped) after \(tried): \(next)")
+      }
+      if let part {
+        // Another part may hold the match: only the merged results can say.
+        let (index, parts) = (part.shard.index, part.shard.count)
+        throw CLIError.notFound(
+          "no password of shard \(index)/\(parts) opened \(file): all "
+            + "\(RecoverReport.grouped(UInt64(part.candidates))) of its passwords tried; this "
+            + "shard holds no match: merge every shard's --json result with 'freedom-keys "
+            + "recover collect DIR'")
       }
       throw CLIError.notFound(
         "no password opened \(file): "
@@ -111,7 +168,9 @@ final class RecoverPasswordReport {
       try RecoverFiles.write(search.passwords.password(found.index), to: outputPath)
     }
     let origin = search.passwords.origin(found.index)
-    if command.printsJSON {
+    if part != nil, command.printsJSON {
+      return
+    } else if command.printsJSON {
       var object: JSONObject = ["found": .bool(true), "file": .string(file)]
       switch found.opened {
       case .vault(let words):

@@ -83,7 +83,8 @@ struct RecoverPasswordTests {
     #expect(derive.stdout.contains(VaultTests.abandonArtSwarm))
   }
 
-  /// With only the password as remembered, the automatic phases: it, one likely typo, two.
+  /// With only the password as remembered, the automatic phases: it, one likely typo, one
+  /// edit, two likely typos (less those one edit made).
   @Test func shiftedAndTruncatedVaultPassword() throws {
     let dir = try TemporaryDirectory()
     let run = try recover(
@@ -93,12 +94,14 @@ struct RecoverPasswordTests {
     #expect(
       run.stderr.contains(
         """
-        phase 1 of 3: the password as remembered (1 password)
-        phase 1 of 3 (the password as remembered): no match in 1 password
-        phase 2 of 3: one likely typo (327 passwords)
+        phase 1 of 4: the password as remembered (1 password)
+        phase 1 of 4 (the password as remembered): no match in 1 password
+        phase 2 of 4: one likely typo (327 passwords)
         """))
-    #expect(run.stderr.contains("phase 2 of 3 (one likely typo): no match in 327 passwords\n"))
-    #expect(run.stderr.contains("phase 3 of 3: two likely typos (55,226 passwords)\n"))
+    #expect(run.stderr.contains("phase 2 of 4 (one likely typo): no match in 327 passwords\n"))
+    #expect(run.stderr.contains("phase 3 of 4: one edit (5,084 passwords)\n"))
+    #expect(run.stderr.contains("phase 3 of 4 (one edit): no match in 5,084 passwords\n"))
+    #expect(run.stderr.contains("phase 4 of 4: two likely typos (54,314 passwords)\n"))
     let json = try #require(
       JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(json["opened"] as? String == "vault")
