@@ -14,7 +14,7 @@ struct RecoverPasswordTests {
 
   /// abandon×23 art, no keyMetadata (10,000 iterations), "correct horse battery staple".
   static let legacyVault = vector("vaults/legacy-no-keymetadata.json")
-  /// abandon×11 about, 10,000 iterations, "Correct horse battery stapl".
+  /// abandon×11 about, 1,000 iterations, "Correct horse battery stapl".
   static let shiftedVault = vector("vaults/shifted-truncated.json")
   /// abandon×11 about, 900,000 iterations, "correct horse battery staple".
   static let desktopVault = vector("vaults/abandon-about.json")

@@ -195,7 +195,7 @@ struct PasswordRecoveryTests {
     let json = try DesktopVault.encrypt(
       mnemonic: Self.secret(
         "legal winner thank year wave sausage worth useful legal winner thank yellow"),
-      password: Self.secret("Correct horse battery stapl"), iterations: 10_000)
+      password: Self.secret("Correct horse battery stapl"), iterations: 1_000)
     let (set, outcome) = try Self.search(
       .vault(try DesktopVault(json: json)), remembered: Self.vaultPassword, typos: 2)
     let found = try #require(outcome.found)
