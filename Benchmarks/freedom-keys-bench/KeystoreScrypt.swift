@@ -62,6 +62,7 @@ struct KeystoreScryptReport: Encodable {
   let script = """
     import ctypes, time
     sodium = ctypes.CDLL('libsodium.so.23')
+    assert sodium.sodium_init() >= 0  # picks the SSE2 code, as every caller of libsodium does
     out = ctypes.create_string_buffer(32)
     salt = bytes(32)
     t = time.monotonic()
