@@ -267,24 +267,7 @@ struct VaultAgainstHashcatReport: Encodable {
     for i in range(4): hashlib.pbkdf2_hmac('sha256', b'p%d' % i, b'\(saltText)', \(iterations))
     print(4 / (time.monotonic() - t))
     """
-  let processes = (0..<cores).map { _ -> (Process, Pipe) in
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try? process.run()
-    return (process, pipe)
-  }
-  var rates: [Double] = []
-  for (process, pipe) in processes {
-    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    if let rate = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-      rates.append(rate)
-    }
-  }
-  if rates.count == cores { result.hashlib = rates.reduce(0, +) }
+  result.hashlib = pythonSum(script, processes: cores)
   result.oursVsHashcat = result.hashcatHashesPerSecond.map { result.ours / $0 }
   result.oursVsHashlib = result.hashlib.map { result.ours / $0 }
   say(

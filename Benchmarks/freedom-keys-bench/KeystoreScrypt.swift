@@ -74,25 +74,7 @@ struct KeystoreScryptReport: Encodable {
             ctypes.c_size_t(32)) == 0
     print(20 / (time.monotonic() - t))
     """
-  let processes = (0..<cores).map { _ -> (Process, Pipe) in
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
-    return (process, pipe)
-  }
-  var rates: [Double] = []
-  for (process, pipe) in processes {
-    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    if let rate = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-      rates.append(rate)
-    }
-  }
-  if rates.count == cores { result.bareLibsodium = rates.reduce(0, +) }
+  result.bareLibsodium = pythonSum(script, processes: cores)
   result.oursVsBare = result.bareLibsodium.map { result.ours / $0 }
   FileHandle.standardError.write(
     Data(

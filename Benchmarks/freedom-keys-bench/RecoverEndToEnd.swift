@@ -66,26 +66,8 @@ private func hashlibOnTwoProcesses(seeds: Int) -> (wall: Double, cpu: Double)? {
   var before = rusage()
   getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &before)
   let wall0 = now(CLOCK_MONOTONIC)
-  let processes = (0..<2).map { _ -> (Process, Pipe) in
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
-    return (process, pipe)
-  }
-  var cpu = 0.0
-  for (process, pipe) in processes {
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-      let seconds = Double(
-        String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    else { return nil }
-    cpu += seconds * 1000
-  }
+  guard let seconds = pythonSum(script, processes: 2) else { return nil }
+  let cpu = seconds * 1000
   let wall = now(CLOCK_MONOTONIC) - wall0
   return (wall / Double(2 * seeds), cpu / Double(2 * seeds))
 }

@@ -114,23 +114,6 @@ func peakRSSKiB() -> Int? {
   return nil
 }
 
-/// Runs `script` under python3 and parses the numbers it prints; nil without python3.
-func pythonNumbers(_ script: String) -> [Double]? {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["python3", "-c", script]
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  do { try process.run() } catch { return nil }
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else { return nil }
-  let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-    .compactMap { Double($0) }
-  return numbers.isEmpty ? nil : numbers
-}
-
 let mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 let phrase = SecureBytes(utf8: mnemonic)

@@ -114,6 +114,18 @@ static const uint32_t fk_sha256_iv[8] = {
       VEC w[16], int j) {                                                                       \
     w[j] = ADD(ADD(w[j], SMALL0(w[(j + 1) & 15])), ADD(w[(j + 9) & 15], SMALL1(w[(j + 14) & 15]))); \
   }                                                                                             \
+  /* Rounds `first` (a multiple of 16) to the last, in groups of 16 with W in registers. */    \
+  __attribute__((target(TARGET), always_inline)) static inline void NAME##_rounds_from(       \
+      int first, VEC s[8], VEC w[16]) {                                                         \
+    _Pragma("clang loop unroll(disable)")                                                       \
+    for (int base = first; base < ROUNDS; base += 16) {                                         \
+      _Pragma("clang loop unroll(full)")                                                        \
+      for (int j = 0; j < 16; j++) {                                                            \
+        NAME##_schedule(w, j);                                                                  \
+        NAME##_round(s, j & 7, ADD(SET1(K[base + j]), w[j]));                                   \
+      }                                                                                         \
+    }                                                                                           \
+  }                                                                                             \
   /* out = state after one compression of a digest's block: m, the 1 bit, zeros, the length.  \
      The first 32 rounds are unrolled so that the fixed words and their schedule fold into      \
      constants, the rest run in groups of 16 so that W stays in registers; one copy serves both \
@@ -132,14 +144,7 @@ static const uint32_t fk_sha256_iv[8] = {
       NAME##_schedule(w, r & 15);                                                               \
       NAME##_round(s, r & 7, ADD(SET1(K[r]), w[r & 15]));                                       \
     }                                                                                           \
-    _Pragma("clang loop unroll(disable)")                                                       \
-    for (int base = 32; base < ROUNDS; base += 16) {                                            \
-      _Pragma("clang loop unroll(full)")                                                        \
-      for (int j = 0; j < 16; j++) {                                                            \
-        NAME##_schedule(w, j);                                                                  \
-        NAME##_round(s, j & 7, ADD(SET1(K[base + j]), w[j]));                                   \
-      }                                                                                         \
-    }                                                                                           \
+    NAME##_rounds_from(32, s, w);                                                               \
     for (int j = 0; j < 8; j++) out[j] = ADD(state[j], s[j]);                                   \
   }                                                                                             \
                                                                                                 \
@@ -151,14 +156,7 @@ static const uint32_t fk_sha256_iv[8] = {
     for (int j = 0; j < 16; j++) w[j] = m[j];                                                   \
     _Pragma("clang loop unroll(full)")                                                          \
     for (int r = 0; r < 16; r++) NAME##_round(s, r & 7, ADD(SET1(K[r]), w[r]));                 \
-    _Pragma("clang loop unroll(disable)")                                                       \
-    for (int base = 16; base < ROUNDS; base += 16) {                                            \
-      _Pragma("clang loop unroll(full)")                                                        \
-      for (int j = 0; j < 16; j++) {                                                            \
-        NAME##_schedule(w, j);                                                                  \
-        NAME##_round(s, j & 7, ADD(SET1(K[base + j]), w[j]));                                   \
-      }                                                                                         \
-    }                                                                                           \
+    NAME##_rounds_from(16, s, w);                                                               \
     for (int j = 0; j < 8; j++) out[j] = ADD(state[j], s[j]);                                   \
   }                                                                                             \
                                                                                                 \

@@ -14,12 +14,7 @@ struct ProfileTransactionTests {
 
   /// A packaged app root with the default profile (slot 0) and "work" (slot 2).
   func appRoot(_ fixture: NodeFixture) throws -> String {
-    try fixture.file(
-      "Freedom/profile-registry.json",
-      #"{"version": 1, "profiles": [{"id": "default", "slot": 0}, {"id": "work", "slot": 2}]}"#)
-    try fixture.file("Freedom/profile.json", #"{"slot": 0}"#)
-    try fixture.file("Freedom/Profiles/work/profile.json", #"{"slot": 2}"#)
-    return fixture.path("Freedom")
+    try DesktopFilesTests().appRoot(fixture)
   }
 
   func inputs(_ mnemonic: Mnemonic) -> DesktopInstallation.ExportInputs {
