@@ -955,6 +955,7 @@ def full_disk(h, node, runs):
         for run in range(runs):
             h.runs += 1
             directory = node.make(parent=mount)
+            with_state = node.with_state
             if run % 2:
                 # A backup folder that already holds backups (B's, then A's again) when the
                 # disk fills up (issue 26).
@@ -966,6 +967,8 @@ def full_disk(h, node, runs):
                     if status != 0:
                         h.violations.report(scenario, run, f"the export of {who} before filling "
                                             f"the disk exited {status}: {err.strip()}")
+                # A's node state went aside with the first export: A is back without it.
+                node.with_state = False
             filler = os.path.join(mount, "filler")
             st = os.statvfs(mount)
             free = st.f_bavail * st.f_frsize
@@ -979,6 +982,7 @@ def full_disk(h, node, runs):
                     pass
             status, _, err = h.run(node.arguments(directory), "B")
             finished(h, node, scenario, run, directory, status, err)
+            node.with_state = with_state
             os.unlink(filler)
             shutil.rmtree(directory, ignore_errors=True)
     finally:
