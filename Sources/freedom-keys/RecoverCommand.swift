@@ -240,16 +240,10 @@ struct RecoverCommand: ParsableCommand {
       throw arguments.usage("a directory given is empty")
     }
 
-    threadCount =
-      try arguments.integer(Self.threads, in: 1...1024)
-      ?? ProcessInfo.processInfo.activeProcessorCount
-    let shard =
-      try arguments.value(Self.shard).map { text throws(CLIError) in
-        try RecoverShard.parse(
-          text, environment: ProcessInfo.processInfo.environment, arguments: arguments)
-      } ?? .whole
-    (shardIndex, shardCount) = (shard.index, shard.count)
-    shardGiven = arguments.value(Self.shard) != nil
+    let run = try RecoverShard.readRunControl(arguments)
+    (shardIndex, shardCount, shardGiven, threadCount) = (
+      run.shard.index, run.shard.count, run.given, run.threads
+    )
     resumePath = arguments.value(Self.resume)
     outputPath = arguments.value(Self.out)
     if resumePath == "" || outputPath == "" {

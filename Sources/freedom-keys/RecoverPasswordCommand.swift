@@ -136,15 +136,7 @@ struct RecoverPasswordCommand: ParsableCommand {
       throw arguments.usage("--keyboard <layout> must be qwerty, qwertz or azerty")
     }
     typoModel = TypoModel(keyboard: layout)
-    threadCount =
-      try arguments.integer(RecoverCommand.threads, in: 1...1024)
-      ?? ProcessInfo.processInfo.activeProcessorCount
-    shard =
-      try arguments.value(RecoverCommand.shard).map { text throws(CLIError) in
-        try RecoverShard.parse(
-          text, environment: ProcessInfo.processInfo.environment, arguments: arguments)
-      } ?? .whole
-    shardGiven = arguments.value(RecoverCommand.shard) != nil
+    (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
     (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
     resumePath = try arguments.nonEmpty(RecoverCommand.resume)

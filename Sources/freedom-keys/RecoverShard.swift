@@ -1,4 +1,5 @@
 import CommandLineKit
+import FoundationEssentials
 import PhraseRecovery
 
 /// Which part of the search this run takes: `--shard K/N`, or K and N from the batch system's
@@ -17,6 +18,20 @@ struct RecoverShard: Equatable {
   private init(index: Int, count: Int) {
     self.index = index
     self.count = count
+  }
+
+  /// A search's `--shard` (the whole search when not given, and whether it was) and its
+  /// `--threads` (every core when not given), for `recover` and `recover password` alike.
+  static func readRunControl(_ arguments: ParsedArguments) throws(CLIError)
+    -> (shard: RecoverShard, given: Bool, threads: Int)
+  {
+    let threads =
+      try arguments.integer(RecoverCommand.threads, in: 1...1024)
+      ?? ProcessInfo.processInfo.activeProcessorCount
+    guard let text = arguments.value(RecoverCommand.shard) else { return (.whole, false, threads) }
+    let shard = try parse(
+      text, environment: ProcessInfo.processInfo.environment, arguments: arguments)
+    return (shard, true, threads)
   }
 
   /// The shard `text` names; the environment is read only for `slurm` and `k8s/N`. Messages
