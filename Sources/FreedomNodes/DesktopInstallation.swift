@@ -1,6 +1,5 @@
 import CryptoPrimitives
 import FoundationEssentials
-import Glibc
 import NodeFiles
 import PhraseRecovery
 import VaultKeys

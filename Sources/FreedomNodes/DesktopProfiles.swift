@@ -1,4 +1,3 @@
-import Glibc
 import NodeFiles
 import VaultKeys
 
@@ -251,18 +250,7 @@ enum DesktopDirectory {
   ]
 
   /// The names in directory `path` (nothing when it cannot be listed).
-  static func entries(_ path: String) -> [String] {
-    guard let stream = opendir(path) else { return [] }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != ".", name != ".." { names.append(name) }
-    }
-    return names
-  }
+  static func entries(_ path: String) -> [String] { NodePath.entries(path) }
 
   /// Whether `path` holds a part of desktop Freedom (a marker, or an `R/` with a slot).
   static func holdsFreedom(_ path: String) throws(NodeError) -> Bool {

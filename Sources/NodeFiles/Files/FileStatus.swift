@@ -98,6 +98,15 @@ public enum NodePath {
   /// (for comparing two names of one directory; never for opening).
   package static func resolved(_ path: String) -> String? { Platform.realPath(path) }
 
+  /// The names in the directory `path` (links followed, as for a folder the user named),
+  /// sorted, without `.` and `..`; nothing when it cannot be listed.
+  package static func entries(_ path: String) -> [String] {
+    let descriptor = Platform.openDirectory(path: path)
+    guard descriptor >= 0 else { return [] }
+    defer { _ = Platform.close(descriptor) }
+    return Platform.names(descriptor) ?? []
+  }
+
   /// The last component of `path`.
   package static func leaf(_ path: String) -> String {
     String(path.split(separator: "/").last ?? "")
