@@ -48,7 +48,7 @@ struct RecoverCollectCommand: ParsableCommand {
     } catch {
       throw Self.failure(error)
     }
-    let whole = RecoverReport.grouped(collection.searchCandidates)
+    let whole = RecoveryText.grouped(collection.searchCandidates)
     if printsJSON {
       var object: JSONObject = [
         "status": .string(collection.status.rawValue), "shards": .number(UInt64(collection.count)),
@@ -91,7 +91,7 @@ struct RecoverCollectCommand: ParsableCommand {
         : "; \(collection.unfinished.joined(separator: ", ")) still being written (a shard "
           + "running, or stopped while writing its result)"
       throw CLIError.failure(
-        "the search is incomplete (\(RecoverReport.grouped(collection.searched)) of \(whole) "
+        "the search is incomplete (\(RecoveryText.grouped(collection.searched)) of \(whole) "
           + "candidates searched\(shards.isEmpty ? "" : "; shard " + shards.joined(separator: ", "))"
           + "\(running)): wait for running shards, run the others (again, they resume with "
           + "their --resume files) and collect once more")
@@ -213,8 +213,8 @@ struct RecoverCollectCommand: ParsableCommand {
     }
     lines.append(
       "\(collection.results.count) of \(count) shards: "
-        + "\(RecoverReport.grouped(collection.searched)) of "
-        + "\(RecoverReport.grouped(collection.searchCandidates)) "
+        + "\(RecoveryText.grouped(collection.searched)) of "
+        + "\(RecoveryText.grouped(collection.searchCandidates)) "
         + (collection.kind == .password ? "passwords tried" : "candidates searched"))
     if !collection.missing.isEmpty {
       lines.append("missing: shard " + collection.missing.map(String.init).joined(separator: ", "))

@@ -366,7 +366,7 @@ struct RecoverCommand: ParsableCommand {
     } catch let error as RecoveryCheckpointError {
       throw RecoverFiles.checkpointFailure(resumePath ?? "", error)
     }
-    report.clearProgress()
+    report.progress.clear()
     try report.finish(result, session: session)
   }
 

@@ -148,87 +148,30 @@ struct RecoverPasswordCommand: ParsableCommand {
     // The file first (public data), so a wrong path fails before a secret is read.
     let (file, passwordTarget) = try readTarget()
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
-    let passwords = try readPasswords()
-    let search = PasswordSearch(target: passwordTarget, passwords: passwords, threads: threadCount)
-    // With only the password as remembered: each level in turn, announced. A part takes its
-    // share of each phase, so every part tries the likeliest passwords first.
-    let phases =
-      (automatic
-      ? passwords.levels.map { (Self.label($0.level), $0.passwords) }
-      : [("", 0..<passwords.count)]).map {
-        ($0.0, SearchSplit.range(of: $0.1, part: shard.index, of: shard.count))
-      }
-    // The search's public hash: what a checkpoint and a part result carry.
-    let hash = shardGiven || resumePath != nil ? try search.searchHash() : nil
-    let part =
-      shardGiven ? hash.map { PasswordPart(shard, search: $0, ranges: phases.map(\.1)) } : nil
+    let session = try PasswordSession(
+      PasswordSearch(target: passwordTarget, passwords: try readPasswords(), threads: threadCount),
+      automatic: automatic, part: shard.index, of: shard.count, sharded: shardGiven,
+      hashed: resumePath != nil)
     let report = RecoverPasswordReport(
-      self, file: file, search: search, part: part,
-      onTerminal: RecoverInterrupt.standardErrorIsTerminal)
+      self, file: file, session: session, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
     report.announce()
-    let checkpoint = try resumePath.map { path in
-      try PasswordCheckpointFile(path: path, search: hash ?? [], shard: shard)
-    }
-    var doneBelow = 0
-    if let checkpoint, let saved = checkpoint.saved {
-      if let found = saved.found {
-        report.say(
-          "found earlier: \(checkpoint.path) records which password opened the file; it was "
-            + "opened again, nothing was searched")
-        return try report.finish(
-          try search.reopen(found), searched: 0, doneBelow: saved.doneBelow, earlier: true)
-      }
-      doneBelow = min(saved.doneBelow, passwords.count)
-      let tried = part?.searched(below: doneBelow) ?? doneBelow
-      report.say(
-        "resuming from \(checkpoint.path): the first \(RecoverReport.grouped(UInt64(tried))) "
-          + "passwords were tried")
-    }
-    let interval = progressSeconds ?? (report.onTerminal ? 1 : 30)
-    var searched: UInt64 = 0
+    let checkpoint = resumePath.map { PasswordCheckpointFile(path: $0, sharded: shard.count > 1) }
     let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
-    var expired: Bool { deadline.map { DispatchTime.now() >= $0 } ?? false }
-    for (number, (label, share)) in phases.enumerated() {
-      if automatic { report.phase(number + 1, of: phases.count, label, count: share.count) }
-      // What a checkpoint records as tried is not tried again.
-      let range = min(max(share.lowerBound, doneBelow), share.upperBound)..<share.upperBound
-      var shown = 0.0
-      var lastSaved = 0.0
-      let outcome = try RecoverInterrupt.catching {
-        try search.run(range: range) { progress in
-          if progress.seconds - shown >= interval {
-            shown = progress.seconds
-            report.show(progress, of: range.count)
-          }
-          if let checkpoint, progress.seconds - lastSaved >= 5 {
-            lastSaved = progress.seconds
-            try? checkpoint.save(doneBelow: max(doneBelow, progress.doneBelow))
-          }
-          return !RecoverInterrupt.requested && !expired
-        }
+    let result: PasswordSession.Result
+    do {
+      result = try RecoverInterrupt.catching {
+        try session.run(
+          checkpoint: checkpoint, deadline: deadline,
+          progressInterval: progressSeconds ?? (report.onTerminal ? 1 : 30),
+          shouldStop: { RecoverInterrupt.requested }, onEvent: report.say)
       }
-      report.clearProgress()
-      // An empty share leaves its start, which may be below what was tried.
-      doneBelow = max(doneBelow, outcome.progress.doneBelow)
-      try checkpoint?.save(doneBelow: doneBelow, found: outcome.found?.index)
-      searched += outcome.progress.searched
-      if outcome.found == nil, outcome.isComplete, number + 1 < phases.count {
-        report.phaseExhausted(number + 1, of: phases.count, label, count: share.count)
-        continue
-      }
-      return try report.finish(
-        outcome, searched: searched, doneBelow: doneBelow, expired: expired)
+    } catch let mismatch as PasswordSession.CheckpointMismatch {
+      throw checkpoint.map { $0.refusal(mismatch.reason) } ?? mismatch.reason
+    } catch {
+      report.progress.clear()
+      throw error
     }
-  }
-
-  /// How a phase is announced: "one likely typo".
-  private static func label(_ level: PasswordSet.Level) -> String {
-    switch level {
-    case .remembered: "the password as remembered"
-    case .likelyTypos(1): "one likely typo"
-    case .likelyTypos(let count): count == 2 ? "two likely typos" : "\(count) likely typos"
-    case .oneEdit: "one edit"
-    }
+    try report.finish(result)
   }
 
   /// The file to open, as messages name it, and its check; read before any secret.
@@ -322,7 +265,7 @@ struct RecoverPasswordCommand: ParsableCommand {
         }, candidates: candidates)
     } catch .tooManyPasswords(let count) {
       throw CLIError.failure(
-        "the passwords to try would be more than \(RecoverReport.grouped(count)), more than can "
+        "the passwords to try would be more than \(RecoveryText.grouped(count)), more than can "
           + "be held: give a lower --password-typos or fewer candidates")
     } catch {
       throw CLIError.failure(error.description)

@@ -7,25 +7,15 @@ import VaultKeys
 /// one error line), in the words and with the options of this tool.
 final class RecoverReport {
   let command: RecoverCommand
-  /// Whether stderr is a terminal: one progress line redrawn, instead of lines appended.
-  let onTerminal: Bool
-  private var progressDrawn = false
+  let progress: ProgressLine
 
   init(_ command: RecoverCommand, onTerminal: Bool) {
     self.command = command
-    self.onTerminal = onTerminal
+    progress = ProgressLine(onTerminal: onTerminal)
   }
 
-  /// One line on stderr, after clearing a progress line drawn on the terminal.
-  private func say(_ line: String) {
-    clearProgress()
-    Output.standardError(line + "\n")
-  }
-
-  func clearProgress() {
-    if progressDrawn { Output.standardError("\r\u{1B}[K") }
-    progressDrawn = false
-  }
+  var onTerminal: Bool { progress.onTerminal }
+  private func say(_ line: String) { progress.say(line) }
 
   // MARK: - Events
 
@@ -33,7 +23,7 @@ final class RecoverReport {
     let count = session.phases.count
     switch event {
     case .measured(let work, let fewest):
-      Output.standardError(Self.engineLine(work: work, fewest: fewest))
+      Output.standardError(RecoveryText.engineLine(work: work, fewest: fewest))
     case .resuming(let phase, let of):
       say(
         "resuming at phase \(phase) of \(of): \(command.resumePath ?? "") shows the phases before "
@@ -43,21 +33,15 @@ final class RecoverReport {
         "found earlier: \(command.resumePath ?? "") records this search's match, derived again "
           + "from the phrase and checked against the targets; nothing was searched")
     case .phaseStarted(let phase):
-      say("phase \(phase.number) of \(count): \(Self.label(phase))")
+      say("phase \(phase.number) of \(count): \(RecoveryText.label(phase))")
     case .searching(let announcement):
-      say(announce(announcement))
-    case .progress(let progress, let announcement):
-      let line = Self.progressLine(progress, announcement)
-      if onTerminal {
-        Output.standardError("\r\u{1B}[K" + line)
-        progressDrawn = true
-      } else {
-        Output.standardError("progress: " + line + "\n")
-      }
+      say(RecoveryText.announcement(announcement))
+    case .progress(let done, let announcement):
+      progress.show(RecoveryText.progress(done, announcement))
     case .phaseExhausted(let phase):
       say(
-        "phase \(phase.number) of \(count) (\(Self.label(phase))): no match in "
-          + "\(Self.grouped(UInt64(phase.recovery.range.count))) candidates")
+        "phase \(phase.number) of \(count) (\(RecoveryText.label(phase))): no match in "
+          + "\(RecoveryText.grouped(UInt64(phase.recovery.range.count))) candidates")
     case .lastPhaseNext:
       // The last phase is the widest by far: say, before it, what else could explain the
       // likelier phases' finding nothing.
@@ -68,98 +52,20 @@ final class RecoverReport {
     }
   }
 
-  /// "searching 4,194,304 candidates (262,144 pass the checksum) …; about 90 s on 2 threads".
-  private func announce(_ announcement: RecoverySession.Announcement) -> String {
-    let recovery = announcement.phase.recovery
-    let search = recovery.search
-    let words = "\(search.wordCount) \(search.phrase.language.rawValue) words"
-    guard !recovery.targets.isEmpty else {
-      let candidates = announcement.candidates
-      return
-        "no target given: counting candidates only (\(Self.grouped(candidates)) "
-        + "\(candidates == 1 ? "candidate" : "candidates") of \(words))"
-    }
-    var line = "searching \(Self.grouped(announcement.candidates)) candidates of \(words)"
-    if recovery.passphrases.count > 1 {
-      line +=
-        " (\(Self.grouped(search.candidateCount)) phrases × "
-        + "\(Self.grouped(UInt64(recovery.passphrases.count))) passphrases)"
-    }
-    let configuration = recovery.configuration
-    if configuration.shardCount > 1 {
-      line += " (shard \(configuration.shardIndex)/\(configuration.shardCount))"
-    }
-    line +=
-      ", \(announcement.checksumValidIsExact ? "" : "about ")"
-      + "\(Self.grouped(UInt64(announcement.checksumValid.rounded()))) pass the checksum"
-    if let seconds = announcement.estimatedSeconds, let rate = announcement.rate {
-      let threads = configuration.threads
-      line +=
-        "; about \(Self.duration(seconds)) on \(threads) \(threads == 1 ? "thread" : "threads")"
-        + " at \(Self.grouped(UInt64(rate.rounded())))/s"
-    }
-    if let resumed = announcement.resumed {
-      line +=
-        "; resuming, \(Self.percent(resumed.candidates, of: announcement.candidates)) done "
-        + "(\(Self.grouped(resumed.candidates)) of \(Self.grouped(announcement.candidates)) "
-        + "candidates)"
-    }
-    return line
-  }
-
-  static func label(_ phase: RecoverySession.Phase) -> String {
-    let words = phase.kind?.description ?? ""
-    return phase.passphraseTypos > 0 ? words + ", the passphrase with one typo" : words
-  }
-
-  /// A batch engine as recover's first line names it: "SIMD lanes AVX-512", "multi-buffer
-  /// AVX2 (libIPSec_MB 1.3.0)", "single-stream (why)".
-  static func engineName(_ engine: PBKDF2SHA512Batch.Engine) -> String {
-    if engine == .singleStream {
-      return
-        "\(engine) (\(PBKDF2SHA512Batch.multiBufferUnavailableReason ?? "FREEDOM_KEYS_MULTIBUFFER=off"))"
-    }
-    if engine.usesMultiBufferLibrary, let version = PBKDF2SHA512Batch.multiBufferLibraryVersion {
-      return "\(engine) (libIPSec_MB \(version))"
-    }
-    return "\(engine)"
-  }
-
-  /// The first line of a search: the seed engine and, per candidate, the point
-  /// multiplications the targets cost against the fewest they need.
-  /// "engine: SIMD lanes AVX-512; per candidate 20 secp256k1 public keys
-  /// (the fewest these targets need: 20), 24 HMAC-SHA512, 0 Ed25519 keys".
-  static func engineLine(work: TargetMatcher.Stats, fewest: TargetMatcher.Stats) -> String {
-    let line = "engine: " + engineName(PBKDF2SHA512Batch.engine)
-    let seeds = max(1, work.seeds)
-    func each(_ count: Int) -> String {
-      count % seeds == 0 ? "\(count / seeds)" : String(Double(count) / Double(seeds))
-    }
-    return line
-      + "; per candidate \(each(work.publicKeys)) secp256k1 public keys (the fewest these targets "
-      + "need: \(fewest.publicKeys)), \(each(work.hmacs)) HMAC-SHA512, \(each(work.ed25519Keys)) "
-      + "Ed25519 keys\n"
-  }
-
-  private static func progressLine(
-    _ progress: RecoveryProgress, _ announcement: RecoverySession.Announcement
-  ) -> String {
-    let candidates = announcement.candidates
-    let rate = progress.seconds > 0 ? Double(progress.checked) / progress.seconds : 0
-    let remaining = max(0, announcement.checksumValid - Double(progress.checksumValid))
-    let eta = rate > 0 ? "ETA \(duration(remaining / rate))" : "ETA …"
-    return
-      "\(percent(progress.candidates, of: candidates)) (\(grouped(progress.candidates)) of "
-      + "\(grouped(candidates)) candidates) · \(grouped(UInt64(rate)))/s · \(eta)"
-  }
-
   // MARK: - The end
 
-  /// How to continue a search that stopped.
-  var resumeHint: String {
-    command.resumePath.map { "run the same command again to continue from \($0)" }
+  /// How to continue a search that stopped, with or without `--resume`.
+  static func resumeHint(_ resumePath: String?) -> String {
+    resumePath.map { "run the same command again to continue from \($0)" }
       ?? "give --resume FILE to keep a checkpoint and continue later"
   }
+
+  /// The end of a part's "no match": only the merged results can say.
+  static let mergeHint =
+    "this shard holds no match: merge every shard's --json result with 'freedom-keys recover "
+    + "collect DIR'"
+
+  private var resumeHint: String { Self.resumeHint(command.resumePath) }
 
   /// The error line of a session that stopped.
   func stopped(_ stop: RecoverySession.Stop, _ result: RecoverySession.Result, phases: Int)
@@ -168,11 +74,10 @@ final class RecoverReport {
     let phase = result.phase
     let candidates = UInt64(phase.recovery.range.count)
     let searched = result.progress?.candidates ?? 0
-    let done =
-      "\(Self.percent(searched, of: candidates)) (\(Self.grouped(searched)) of "
-      + "\(Self.grouped(candidates)) candidates)"
+    let done = RecoveryText.done(searched, of: candidates)
     let during =
-      phase.kind == nil ? "" : " of phase \(phase.number) of \(phases) (\(Self.label(phase)))"
+      phase.kind == nil
+      ? "" : " of phase \(phase.number) of \(phases) (\(RecoveryText.label(phase)))"
     return switch stop {
     case .interruptedWhileCounting:
       .interrupted("interrupted while counting, before the search started")
@@ -195,16 +100,16 @@ final class RecoverReport {
     let progress = result.progress
     let searched =
       progress?.candidates == candidates
-      ? "all \(Self.grouped(candidates)) candidates"
-      : "\(Self.grouped(progress?.candidates ?? 0)) of \(Self.grouped(candidates)) candidates"
-    let valid = "(\(Self.grouped(progress?.checksumValid ?? 0)) checksum-valid) were searched"
+      ? "all \(RecoveryText.grouped(candidates)) candidates"
+      : "\(RecoveryText.grouped(progress?.candidates ?? 0)) of \(RecoveryText.grouped(candidates)) candidates"
+    let valid =
+      "(\(RecoveryText.grouped(progress?.checksumValid ?? 0)) checksum-valid) were searched"
     let configuration = result.phase.recovery.configuration
     if configuration.shardCount > 1 {
       // Another part may hold the match: only the merged results can say.
       return .notFound(
         "no candidate of shard \(configuration.shardIndex)/\(configuration.shardCount) matched "
-          + "the targets: \(searched) \(valid); this shard holds no match: merge every shard's "
-          + "--json result with 'freedom-keys recover collect DIR'")
+          + "the targets: \(searched) \(valid); " + Self.mergeHint)
     }
     let all = automatic ? "all \(phases) phases searched, the last of " : ""
     // Every phrase may be right and the target elsewhere, or the seed another passphrase's.
@@ -268,7 +173,7 @@ final class RecoverReport {
     if let outputPath {
       guard valid <= 100, let found else {
         throw CLIError.failure(
-          "\(Self.grouped(valid)) candidates pass the checksum; --out writes at most "
+          "\(RecoveryText.grouped(valid)) candidates pass the checksum; --out writes at most "
             + "100 of them: give a target (--address, --bee-dir, …) to find the right one")
       }
       let lines = found.reduce(SecureBytes(count: 0) { _ in }) {
@@ -287,48 +192,16 @@ final class RecoverReport {
       let noun = candidates == 1 ? "candidate" : "candidates"
       let verb = valid == 1 ? "passes" : "pass"
       var text =
-        "\(Self.grouped(UInt64(candidates))) \(noun), \(Self.grouped(valid)) "
+        "\(RecoveryText.grouped(UInt64(candidates))) \(noun), \(RecoveryText.grouped(valid)) "
         + "\(verb) the checksum\n"
       if let outputPath { text += "wrote them to \(outputPath) (mode 0600)\n" }
       Output.standardOutput(text)
     }
   }
 
-  /// "word 3 is 'thank' (was '?')", "words 9 and 10 were swapped", "matched swarm.address".
+  /// What was corrected and where it was written (or how to write it).
   static func describe(_ found: RecoveredPhrase, outputPath: String?) -> String {
-    var lines: [String] = []
-    var changes = found.changes
-    if let (first, second) = found.swappedPositions {
-      let pair = changes.filter { $0.position == first || $0.position == second }
-      // A plain exchange of two remembered words reads as one line.
-      let list = Wordlist.named(found.mnemonic.language)
-      func same(_ written: String?, _ word: String) -> Bool {
-        written.flatMap(list.index(of:)).map { $0 == list.index(of: word) } ?? false
-      }
-      if pair.count == 2, same(pair[0].was, pair[1].word), same(pair[1].was, pair[0].word) {
-        lines.append("words \(first) and \(second) were swapped")
-        changes.removeAll { $0.position == first || $0.position == second }
-      }
-    }
-    for change in changes {
-      let was = change.was.map { "'\($0)'" } ?? "missing"
-      lines.append("word \(change.position) is '\(change.word)' (was \(was))")
-    }
-    if lines.isEmpty, found.extraPositions.isEmpty {
-      lines.append("the phrase was right as remembered")
-    }
-    for position in found.extraPositions {
-      lines.append("word \(position) as written was extra (left out)")
-    }
-    switch found.passphraseOrigin {
-    case .given: break
-    case .line(let line): lines.append("the passphrase is passphrase candidate line \(line)")
-    case .edits(let edits) where edits.isEmpty:
-      lines.append("the passphrase is the one remembered")
-    case .edits(let edits):
-      lines.append("the passphrase is the one remembered with " + describe(edits))
-    }
-    lines.append("matched \(found.matched ?? "")")
+    var lines = RecoveryText.corrections(found)
     if let outputPath {
       lines.append("wrote the corrected phrase to \(outputPath) (mode 0600)")
       if found.passphraseOrigin != .given {
@@ -338,41 +211,5 @@ final class RecoverReport {
       lines.append("give --out FILE to write the whole corrected phrase to a new file")
     }
     return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// "character 3 replaced, a character inserted before character 5".
-  static func describe(_ edits: [PassphraseEdit]) -> String {
-    edits.map(\.description).joined(separator: ", ")
-  }
-
-  // MARK: - Numbers
-
-  /// 4194304 → "4,194,304".
-  static func grouped(_ value: UInt64) -> String {
-    var digits = Array(String(value))
-    var index = digits.count - 3
-    while index > 0 {
-      digits.insert(",", at: index)
-      index -= 3
-    }
-    return String(digits)
-  }
-
-  /// "41.2%".
-  static func percent(_ part: UInt64, of whole: UInt64) -> String {
-    guard whole > 0 else { return "100%" }
-    let tenths = UInt64((Double(part) / Double(whole) * 1000).rounded(.down))
-    return "\(tenths / 10).\(tenths % 10)%"
-  }
-
-  /// "45 s", "12 min", "3.5 h", "2.1 days", "40 years".
-  static func duration(_ seconds: Double) -> String {
-    switch seconds {
-    case ..<120: "\(Int(seconds.rounded(.up))) s"
-    case ..<7200: "\(Int((seconds / 60).rounded())) min"
-    case ..<172_800: "\((seconds / 360).rounded() / 10) h"
-    case ..<(2 * 31_557_600): "\((seconds / 8640).rounded() / 10) days"
-    default: "\(grouped(UInt64(min(seconds / 31_557_600, 1e18)))) years"
-    }
   }
 }
