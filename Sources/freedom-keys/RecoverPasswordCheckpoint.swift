@@ -1,5 +1,5 @@
 import CommandLineKit
-import NodeFiles
+import FreedomNodes
 import PhraseRecovery
 
 /// A password search's checkpoint kept in a file (`--resume`), replaced atomically (0600): of
@@ -40,7 +40,7 @@ struct PasswordCheckpointFile {
       search: search, doneBelow: doneBelow, found: found, shard: (shard.index, shard.count)
     ).jsonBytes()
     do {
-      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .replace)
+      try UserFiles.write(bytes, to: path, mode: 0o600, replacing: true)
     } catch {
       throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
     }

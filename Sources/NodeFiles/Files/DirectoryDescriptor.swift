@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import FoundationEssentials
+import SystemCalls
 
 /// An open node directory, and every file operation below it relative to its descriptor:
 /// `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` where the kernel has it, else one

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What putting a backup back would do, found without changing anything
 /// (`NodeDirectory.planRestore`).
 public struct NodeRestorePlan: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import SystemCalls
 
 /// A node directory held under its lock: opening it waits for any other freedom-keys, then
 /// finishes or undoes a change an earlier run was interrupted in (its intent record) and

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The lock that makes every change to a node directory one at a time: an exclusive `flock` on
 /// `<dir>/.freedom-keys.lock`, held from the first read to the last write. A second
 /// freedom-keys waits up to `timeout` seconds, then gives up with `NodeFileError.Code.busy`.
