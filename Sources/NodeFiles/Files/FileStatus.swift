@@ -102,12 +102,7 @@ public enum NodePath {
 
   /// The names in the directory `path` (links followed, as for a folder the user named),
   /// sorted, without `.` and `..`; nothing when it cannot be listed.
-  package static func entries(_ path: String) -> [String] {
-    let descriptor = Platform.openDirectory(path: path)
-    guard descriptor >= 0 else { return [] }
-    defer { _ = Platform.close(descriptor) }
-    return Platform.names(descriptor) ?? []
-  }
+  package static func entries(_ path: String) -> [String] { Platform.names(path: path) ?? [] }
 
   /// The last component of `path`.
   package static func leaf(_ path: String) -> String {
