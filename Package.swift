@@ -20,9 +20,12 @@ let package = Package(
     .systemLibrary(name: "CIPSecMB"),
     // PBKDF2-HMAC-SHA512/-SHA256 iterations in SIMD lanes (AVX-512, AVX2): a header only.
     .systemLibrary(name: "CSHA2Lanes"),
+    // The package's only Swift caller of libc (`package` access): files, streams, terminal,
+    // signals, threads, core dumps, libraries opened at run time.
+    .target(name: "SystemCalls"),
     .target(
       name: "CryptoPrimitives",
-      dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA2Lanes"]),
+      dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA2Lanes", "SystemCalls"]),
     .target(
       name: "VaultKeys",
       dependencies: ["CryptoPrimitives"],
@@ -38,8 +41,9 @@ let package = Package(
         .embedInCode("Wordlists/czech.txt"),
         .embedInCode("Wordlists/portuguese.txt"),
       ]),
-    .target(name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives"]),
-    .target(name: "NodeFiles", dependencies: ["CryptoPrimitives"]),
+    .target(
+      name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives", "SystemCalls"]),
+    .target(name: "NodeFiles", dependencies: ["CryptoPrimitives", "SystemCalls"]),
     // The command-line framework: options, commands, help, man pages, completions.
     .target(name: "CommandLineKit"),
     .target(
@@ -48,8 +52,8 @@ let package = Package(
     .executableTarget(
       name: "freedom-keys",
       dependencies: [
-        "CommandLineKit", "FreedomNodes", "NodeFiles", "VaultKeys", "PhraseRecovery",
-        "CryptoPrimitives",
+        "CommandLineKit", "FreedomNodes", "VaultKeys", "PhraseRecovery", "CryptoPrimitives",
+        "SystemCalls",
       ]
     ),
     // The helpers every test target shares (scratch directories, running programs).

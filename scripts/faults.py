@@ -1088,7 +1088,7 @@ def concurrent_pairs(h, node, runs):
             for status, _, err in results:
                 if "kubo daemon" in err:
                     h.violations.report(scenario, run, f"the other freedom-keys was reported as a daemon: {err.strip()}")
-                if status != 0 and not ("--force replaces it" in err or "another freedom-keys is changing" in err):
+                if status != 0 and not ("--force replaces it" in err or "another process is changing" in err):
                     h.violations.report(scenario, run, f"unexpected failure: {err.strip()}")
             left = h.leftovers(directory)
             if left:
@@ -1244,7 +1244,7 @@ def profile_nesting(h, freedom, runs):
         for p in (first, second):
             status = p.wait()
             err = p.stderr.read().decode()
-            if status != 0 and "another freedom-keys is changing" not in err:
+            if status != 0 and "another process is changing" not in err:
                 h.violations.report(scenario, run, f"unexpected failure (exit {status}): {err.strip()}")
         parts(app_root, scenario, run, "after both")
         left(app_root, scenario, run)
@@ -1425,7 +1425,7 @@ def nesting_pairs(h, freedom, runs):
                 if os.path.exists(log):
                     os.unlink(log)
             for status, _, err in results:
-                if status not in (0, 3) and "another freedom-keys is changing" not in err:
+                if status not in (0, 3) and "another process is changing" not in err:
                     h.violations.report(scenario, run, f"unexpected failure (exit {status}): {err.strip()}")
             parts = None
             try:

@@ -2,14 +2,12 @@ internal import CIPSecMB
 internal import COpenSSL
 internal import CSodium
 import Synchronization
+import SystemCalls
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
-#endif
-#if canImport(Glibc)
-  import Glibc
 #endif
 
 /// BIP-39 seeds of many candidate phrases at once: PBKDF2-HMAC-SHA512 (RFC 8018), 64-byte keys.
@@ -292,13 +290,12 @@ final class MultiBufferLibrary: @unchecked Sendable {
           Unavailable(
             text: "built without intel-ipsec-mb.h (install libipsec-mb-dev and rebuild)"))
       }
-      guard let handle = sonames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first
-      else {
+      guard let handle = Platform.openLibrary(sonames) else {
         return .failure(
           Unavailable(text: "\(sonames[0]) not found (install the libipsec-mb1 package)"))
       }
       func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+        Platform.symbol(handle, name, as: type)
       }
       guard
         let getVersion = symbol("imb_get_version", as: (@convention(c) () -> UInt32).self),

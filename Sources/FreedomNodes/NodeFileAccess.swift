@@ -67,8 +67,7 @@ enum NodeFileAccess {
       throw .files(
         NodeFileError(
           .unexpectedFile,
-          "\(path) is a symbolic link; freedom-keys does not follow links inside "
-            + directory.path))
+          "\(path) is a symbolic link; links inside \(directory.path) are not followed"))
     }
     guard status.isDirectory else { throw .notADirectory(path) }
   }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why a node directory could not be read, locked or changed. `message` is one line a user can
 /// act on; `code` is for callers that match on the kind of failure.
 public struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,5 @@
 import CommandLineKit
 import FreedomNodes
-import NodeFiles
 import VaultKeys
 
 /// `freedom-keys export bee`: the Swarm wallet as bee's keystore (`Bee`).
@@ -88,7 +87,7 @@ struct ExportBeeCommand: ParsableCommand {
   }
 
   private func report(
-    profile: FreedomProfile, bee: Bee, plan: Bee.Plan, kept: [NodeChangeResult.KeptAside]
+    profile: FreedomProfile, bee: Bee, plan: Bee.Plan, kept: [KeptAside]
   ) throws {
     let overlay = try profile.swarmOverlay()
     var text = "Wrote \(bee.keystorePath): Swarm key \(profile.swarm.address.checksummed)"

@@ -1,6 +1,5 @@
 import CommandLineKit
 import FreedomNodes
-import NodeFiles
 import VaultKeys
 
 /// The CLI's wording of an export's plan and result for `--dry-run` and `--json`: the same typed
@@ -19,7 +18,7 @@ enum ExportText {
     /// Where what is replaced or moved aside is kept.
     var backupDirectory: String? = nil
     /// The interrupted changes the export would first finish or undo (dry runs only).
-    var interruptedChanges: [NodeDirectory.InterruptedChange] = []
+    var interruptedChanges: [InterruptedChange] = []
 
     init(target: String, actions: [PlannedAction], changes: Bool) {
       self.target = target
@@ -125,7 +124,7 @@ enum ExportText {
   }
 
   /// "The export would first finish an interrupted change from <record> …".
-  static func interrupted(_ change: NodeDirectory.InterruptedChange) -> String {
+  static func interrupted(_ change: InterruptedChange) -> String {
     change.finishes
       ? "The export would first finish an interrupted change from \(change.record) (its new "
         + "identity is in place); the plan above is for the directory as it is now"
@@ -192,7 +191,7 @@ enum ExportText {
 
   /// `interruptedChanges`, the changes a dry run found unfinished, when there are any.
   static func appendInterrupted(
-    _ changes: [NodeDirectory.InterruptedChange], to object: inout JSONObject
+    _ changes: [InterruptedChange], to object: inout JSONObject
   ) {
     guard !changes.isEmpty else { return }
     object.append(

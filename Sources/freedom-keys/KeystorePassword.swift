@@ -1,7 +1,7 @@
 import CommandLineKit
 import CryptoPrimitives
 import FreedomNodes
-import Glibc
+import SystemCalls
 
 /// The password of a Web3 keystore, read from a file exactly as bee reads `--password-file`:
 /// the whole content with every leading and trailing line feed removed (Go's
@@ -62,14 +62,15 @@ enum KeystorePassword {
   }
 
   private static func startsWithByteOrderMark(_ path: String) -> Bool {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    let descriptor = Platform.open(path: path, Platform.readOnly | Platform.nonBlocking)
     guard descriptor >= 0 else { return false }  // SecretInput reports why it cannot be read
-    defer { close(descriptor) }
+    defer { _ = Platform.close(descriptor) }
     // Only a regular file can be peeked at without taking bytes from the reader after us.
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    guard let info = Platform.info(descriptor), info.type == Platform.regularFileType else {
+      return false
+    }
     var head: [UInt8] = [0, 0, 0]
-    let count = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, 3) }
+    let count = head.withUnsafeMutableBytes { Platform.read(descriptor, $0) }
     return count == 3 && head == [0xEF, 0xBB, 0xBF]
   }
 }

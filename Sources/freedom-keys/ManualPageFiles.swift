@@ -1,5 +1,5 @@
 import CommandLineKit
-import Glibc
+import SystemCalls
 
 /// Writes the man pages `--generate-manual DIR` asks for.
 enum ManualPageFiles {
@@ -18,36 +18,27 @@ enum ManualPageFiles {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
       prefix += component + "/"
-      if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-        throw .failure("cannot create the directory \(prefix): \(String(cString: strerror(errno)))")
+      if Platform.mkdir(path: prefix, 0o755) != 0, Platform.errno != Platform.exists {
+        throw .failure(
+          "cannot create the directory \(prefix): \(Platform.message(Platform.errno))")
       }
     }
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+    guard Platform.info(path: path)?.type == Platform.directoryType else {
       throw .failure("\(path) is not a directory; give --generate-manual a directory")
     }
   }
 
   /// Writes `text` to `path` (mode 0644), replacing an older page.
   private static func write(_ text: String, to path: String) throws(CLIError) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let descriptor = Platform.open(
+      path: path, Platform.writeOnly | Platform.create | Platform.truncate, 0o644)
     guard descriptor >= 0 else {
-      throw .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+      throw .failure("cannot write \(path): \(Platform.message(Platform.errno))")
     }
-    defer { close(descriptor) }
+    defer { _ = Platform.close(descriptor) }
     var text = text
-    let complete = text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return false }
-        offset += written
-      }
-      return true
-    }
-    guard complete else {
-      throw .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+    if let failure = text.withUTF8({ Platform.writeAll(descriptor, UnsafeRawBufferPointer($0)) }) {
+      throw .failure("cannot write \(path): \(Platform.message(failure))")
     }
   }
 }

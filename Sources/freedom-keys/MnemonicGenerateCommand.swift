@@ -1,7 +1,7 @@
 import CommandLineKit
 import CryptoPrimitives
-import Glibc
-import NodeFiles
+import FreedomNodes
+import SystemCalls
 import VaultKeys
 
 /// `freedom-keys mnemonic generate`: a new mnemonic from libsodium's random generator.
@@ -53,11 +53,11 @@ struct MnemonicGenerateCommand: ParsableCommand {
     let mnemonic = try Mnemonic.generate(wordCount: wordCount, language: language)
     let line = mnemonic.phrase() + SecureBytes([0x0A])
     guard let outputPath else {
-      try Self.writeAll(line, to: STDOUT_FILENO)
+      try Self.writeAll(line, to: Platform.standardOutput)
       return
     }
     do {
-      try SecureFileWriter.write(line, to: outputPath, mode: 0o600, replace: .refuseExisting)
+      try UserFiles.write(line, to: outputPath, mode: 0o600, replacing: false)
     } catch .alreadyExists(let path) {
       throw CLIError.failure(
         "\(path) already exists; refusing to overwrite it — choose another path")
@@ -68,18 +68,8 @@ struct MnemonicGenerateCommand: ParsableCommand {
 
   /// Writes the secret straight from its buffer, without a `String` copy.
   private static func writeAll(_ bytes: SecureBytes, to descriptor: Int32) throws(CLIError) {
-    let failure = bytes.withUnsafeBytes { raw -> Int32 in
-      var offset = 0
-      while offset < raw.count {
-        let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return errno }
-        offset += written
-      }
-      return 0
-    }
-    if failure != 0 {
-      throw .failure("cannot write the mnemonic: \(String(cString: strerror(failure)))")
+    if let failure = bytes.withUnsafeBytes({ Platform.writeAll(descriptor, $0) }) {
+      throw .failure("cannot write the mnemonic: \(Platform.message(failure))")
     }
   }
 }

@@ -1,6 +1,5 @@
 import CommandLineKit
 import FreedomNodes
-import NodeFiles
 import VaultKeys
 
 /// The CLI's wording of what FreedomNodes reports: events as warnings, typed errors as one line
@@ -124,7 +123,7 @@ enum NodeText {
       return DesktopText.noProfileRegistry(appRoot)
     case .nothingToUndo(let directory):
       return .failure(
-        "\(directory) holds no backup in \(NodeLayout.replacedName) to put back: nothing to "
+        "\(directory) holds no backup in \(NodeSession.backupFolder) to put back: nothing to "
           + "undo (an export with --force keeps what it replaces there)")
     case .linkBelowAppRoot(let path, let appRoot):
       return .failure(
@@ -243,7 +242,7 @@ enum NodeText {
 
   /// The report lines for what a change replaced or removed: where it was kept, and how to
   /// delete it once it is no longer needed (one line per backup directory).
-  static func keptAsideLines(_ kept: [NodeChangeResult.KeptAside]) -> String {
+  static func keptAsideLines(_ kept: [KeptAside]) -> String {
     backupDirectories(kept).map { directory, names in
       "Kept what it replaced in \(directory): \(names.joined(separator: ", ")); delete that "
         + "directory once you no longer need it: rm -r \(shellQuoted(directory))\n"
@@ -251,12 +250,12 @@ enum NodeText {
   }
 
   /// The backup directories `kept` went into, each with what it holds (relative to it).
-  static func backupDirectories(_ kept: [NodeChangeResult.KeptAside])
+  static func backupDirectories(_ kept: [KeptAside])
     -> [(directory: String, names: [String])]
   {
     var directories: [(directory: String, names: [String])] = []
     for item in kept {
-      let marker = "/" + NodeLayout.replacedName + "/"
+      let marker = "/" + NodeSession.backupFolder + "/"
       let parts = item.backup.split(separator: marker, maxSplits: 1)
       guard parts.count == 2 else { continue }
       let name = parts[1].prefix { $0 != "/" }

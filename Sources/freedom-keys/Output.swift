@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 
 /// Writing to the standard streams without buffering surprises: results to stdout, everything
 /// meant for the person (prompts, warnings, errors) to stderr.
@@ -10,10 +10,10 @@ enum Output {
   }
 
   /// Writes `text` to standard output.
-  static func standardOutput(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
+  static func standardOutput(_ text: String) { writeAll(text, to: Platform.standardOutput) }
 
   /// Writes `text` to standard error.
-  static func standardError(_ text: String) { writeAll(text, to: STDERR_FILENO) }
+  static func standardError(_ text: String) { writeAll(text, to: Platform.standardError) }
 
   /// `freedom-keys: warning: …` on standard error.
   static func warning(_ message: String) {
@@ -42,14 +42,6 @@ enum Output {
 
   private static func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    _ = text.withUTF8 { Platform.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
   }
 }

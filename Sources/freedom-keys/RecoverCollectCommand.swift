@@ -1,7 +1,7 @@
 import CommandLineKit
 import CryptoPrimitives
-import Glibc
 import PhraseRecovery
+import SystemCalls
 import VaultKeys
 
 /// `freedom-keys recover collect DIR`: merges the `--json` results of a sharded search (one
@@ -132,19 +132,12 @@ struct RecoverCollectCommand: ParsableCommand {
 
   /// The results in `path`, in name order; at least one.
   private func readResults() throws -> [(name: String, bytes: [UInt8])] {
-    guard let stream = opendir(path) else {
+    guard let entries = Platform.names(path: path) else {
       throw CLIError.failure(
-        "cannot read the directory \(path): \(String(cString: strerror(errno))): give the "
+        "cannot read the directory \(path): \(Platform.message(Platform.errno)): give the "
           + "directory the shards wrote their --json results to")
     }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name.hasSuffix(".json"), !name.hasPrefix(".") { names.append(name) }
-    }
-    closedir(stream)
+    let names = entries.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
     guard !names.isEmpty else {
       throw CLIError.failure(
         "\(path) holds no .json results: give the directory the shards' --json output went to")

@@ -3,10 +3,9 @@ import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
 import FreedomNodes
-import Glibc
-import NodeFiles
 import PhraseRecovery
 import Synchronization
+import SystemCalls
 import VaultKeys
 
 /// Set by the SIGINT handler; read by the search loop, which then stops cleanly. A lock-free
@@ -20,26 +19,18 @@ enum RecoverInterrupt {
   static var requested: Bool { interruptFlag.load(ordering: .relaxed) }
 
   /// Whether stderr is a terminal: one progress line redrawn, instead of lines appended.
-  static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+  static var standardErrorIsTerminal: Bool { Platform.isTerminal(Platform.standardError) }
 
   /// Runs `body` with SIGINT and SIGTERM caught, then gives them back their default action.
   static func catching<R>(_ body: () throws -> R) throws -> R {
     // Initialised here, not first in the handler (a lazy global's initialiser is not
     // async-signal-safe).
     _ = requested
-    signal(SIGINT) { _ in interruptFlag.store(true, ordering: .relaxed) }
-    signal(SIGTERM) { _ in interruptFlag.store(true, ordering: .relaxed) }
-    defer {
-      signal(SIGINT, SIG_DFL)
-      signal(SIGTERM, SIG_DFL)
-    }
     // A parent may have blocked SIGINT (the mask is inherited); the threads started in `body`
-    // inherit this thread's mask, so unblocking it here lets Ctrl-C reach the handler.
-    var interrupt = sigset_t()
-    sigemptyset(&interrupt)
-    sigaddset(&interrupt, SIGINT)
-    sigaddset(&interrupt, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+    // inherit this thread's mask, so `catchInterrupts` unblocking it lets Ctrl-C reach the
+    // handler.
+    Platform.catchInterrupts { _ in interruptFlag.store(true, ordering: .relaxed) }
+    defer { Platform.defaultInterrupts() }
     return try body()
   }
 }

@@ -1,8 +1,8 @@
 import CommandLineKit
 import CryptoPrimitives
-import Glibc
-import NodeFiles
+import FreedomNodes
 import PhraseRecovery
+import SystemCalls
 
 /// The files `recover` writes: the checkpoint (`--resume`) and the found phrase (`--out`).
 enum RecoverFiles {
@@ -21,7 +21,7 @@ enum RecoverFiles {
 
     func save(_ progress: RecoveryProgress) throws {
       do {
-        try SecureFileWriter.write(progress.jsonBytes(), to: path, mode: 0o600, replace: .replace)
+        try UserFiles.write(progress.jsonBytes(), to: path, mode: 0o600, replacing: true)
       } catch {
         throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
       }
@@ -47,9 +47,8 @@ enum RecoverFiles {
   /// Refuses an --out path before the search, so that a phrase found is never lost to it: the
   /// file must not exist (not even as a dangling symbolic link), its directory must.
   static func checkOutput(_ path: String) throws {
-    var status = stat()
-    if lstat(path, &status) == 0 {
-      if status.st_mode & S_IFMT == S_IFLNK {
+    if let status = Platform.linkInfo(path: path) {
+      if status.type == Platform.symbolicLinkType {
         throw CLIError.failure(
           "\(path) is a symbolic link; refusing to write through it — choose another path")
       }
@@ -62,12 +61,12 @@ enum RecoverFiles {
       case path.startIndex: "/"
       case let slash?: String(path[..<slash])
       }
-    guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+    guard Platform.info(path: directory)?.type == Platform.directoryType else {
       throw CLIError.failure(
         "\(directory) is not a directory, so --out cannot write \(path): create it first or "
           + "choose another path")
     }
-    guard access(directory, W_OK | X_OK) == 0 else {
+    guard Platform.access(path: directory, Platform.mayWriteIn) == 0 else {
       throw CLIError.failure(
         "\(directory) is not writable, so --out cannot write \(path): choose another directory")
     }
@@ -76,7 +75,7 @@ enum RecoverFiles {
   /// Writes `bytes` to a new file `path` (mode 0600), never replacing one.
   static func write(_ bytes: SecureBytes, to path: String) throws {
     do {
-      try SecureFileWriter.write(bytes, to: path, mode: 0o600, replace: .refuseExisting)
+      try UserFiles.write(bytes, to: path, mode: 0o600, replacing: false)
     } catch .alreadyExists(let path) {
       throw CLIError.failure(
         "\(path) already exists; refusing to overwrite it — choose another path")

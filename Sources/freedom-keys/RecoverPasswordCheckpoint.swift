@@ -1,5 +1,5 @@
 import CommandLineKit
-import NodeFiles
+import FreedomNodes
 import PhraseRecovery
 
 /// A password search's checkpoint kept in a file (`--resume`), replaced atomically (0600): of
@@ -27,7 +27,7 @@ struct PasswordCheckpointFile: PasswordCheckpointStore {
 
   func save(_ checkpoint: PasswordCheckpoint) throws {
     do {
-      try SecureFileWriter.write(checkpoint.jsonBytes(), to: path, mode: 0o600, replace: .replace)
+      try UserFiles.write(checkpoint.jsonBytes(), to: path, mode: 0o600, replacing: true)
     } catch {
       throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
     }

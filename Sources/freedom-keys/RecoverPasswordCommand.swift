@@ -3,7 +3,6 @@ import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
 import FreedomNodes
-import NodeFiles
 import PhraseRecovery
 import VaultKeys
 
@@ -212,7 +211,7 @@ struct RecoverPasswordCommand: ParsableCommand {
           ? try NodeSession.reading(Bee(directory: path), events: NodeText.show) { $0.keystore }
           : try NodeSession.reading(Antd(directory: path), events: NodeText.show) { $0.keystore }
       }
-      let file = NodePath.join(path, Bee.keystoreFile)
+      let file = Bee(directory: path).keystorePath
       switch stored {
       case .present(let keystore): return (file, .keystore(keystore))
       case .absent:

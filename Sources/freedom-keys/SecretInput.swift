@@ -1,6 +1,5 @@
 import CryptoPrimitives
-import Glibc
-import NodeFiles
+import SystemCalls
 
 /// Why a secret (mnemonic, passphrase, password) could not be read. Messages name where it came
 /// from, never what it contains.
@@ -75,7 +74,7 @@ enum SecretInput {
   static let maximumByteCount = 64 * 1024
 
   /// Whether standard input is a terminal a person could type into.
-  static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+  static var standardInputIsTerminal: Bool { Platform.isTerminal(Platform.standardInput) }
 
   /// Whether every password this run reads from "-" or the terminal is a new one: set once by
   /// `MnemonicOptions` for the `export` commands but their dry runs (everything they are given
@@ -101,20 +100,22 @@ enum SecretInput {
       let prompted = SecretSource(role: source.role, path: nil, isNew: isNew(source))
       return try prompt("Enter the \(source.role) (input hidden): ", for: prompted)
     }
-    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+    let standardInput = Platform.standardInput
+    let descriptor = path == "-" ? standardInput : Platform.open(path: path, Platform.readOnly)
     guard descriptor >= 0 else { throw .unreadable(source, reason: systemError()) }
-    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+    defer { if descriptor != standardInput { _ = Platform.close(descriptor) } }
 
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw .unreadable(source, reason: systemError()) }
+    guard let info = Platform.info(descriptor) else {
+      throw .unreadable(source, reason: systemError())
+    }
     var capacity = limit + 1
-    switch info.st_mode & S_IFMT {
-    case S_IFDIR:
+    switch info.type {
+    case Platform.directoryType:
       throw .directory(source)
-    case S_IFREG:
-      guard info.st_size <= limit else { throw .tooLarge(source, limit: limit) }
-      capacity = Int(info.st_size) + 1  // one more, to notice a file that grew meanwhile
-      if path != "-", warnsIfShared { warnIfShared(path: path, mode: info.st_mode) }
+    case Platform.regularFileType:
+      guard info.size <= limit else { throw .tooLarge(source, limit: limit) }
+      capacity = Int(info.size) + 1  // one more, to notice a file that grew meanwhile
+      if path != "-", warnsIfShared { warnIfShared(path: path, mode: info.mode) }
     default:
       break  // pipes and devices: their size is unknown until read
     }
@@ -166,21 +167,25 @@ enum SecretInput {
     }
   }
 
-  /// Reads `descriptor` until its end or `capacity` bytes into zeroizing memory (NodeFiles' one
-  /// read loop).
+  /// Reads `descriptor` until its end or `capacity` bytes into zeroizing memory (the package's
+  /// one read loop, `Platform.readAll`).
   static func readAll(_ descriptor: Int32, capacity: Int) -> Result<SecureBytes, SystemError> {
-    let (bytes, failure) = NodeFileReader.readAll(descriptor, capacity: capacity)
-    return failure == 0 ? .success(bytes) : .failure(SystemError(code: failure))
+    var filled = 0
+    var failure: Int32 = 0
+    let bytes = SecureBytes(count: capacity) { raw in
+      (filled, failure) = Platform.readAll(descriptor, into: raw)
+    }
+    return failure == 0 ? .success(bytes[0..<filled]) : .failure(SystemError(code: failure))
   }
 
-  private static func warnIfShared(path: String, mode: mode_t) {
+  private static func warnIfShared(path: String, mode: UInt32) {
     guard mode & 0o044 != 0 else { return }
     Output.warning(
       "\(path) is readable by other users (mode \(Output.octal(UInt32(mode & 0o7777)))); "
         + "run chmod 600 \(path)")
   }
 
-  private static func systemError(_ code: Int32 = errno) -> String {
+  private static func systemError(_ code: Int32 = Platform.errno) -> String {
     SystemError(code: code).description
   }
 
@@ -233,5 +238,5 @@ enum SecretInput {
 /// An `errno` value, described as `strerror` does.
 struct SystemError: Error, CustomStringConvertible {
   let code: Int32
-  var description: String { String(cString: strerror(code)) }
+  var description: String { Platform.message(code) }
 }

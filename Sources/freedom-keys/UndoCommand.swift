@@ -1,6 +1,5 @@
 import CommandLineKit
 import FreedomNodes
-import NodeFiles
 import VaultKeys
 
 /// `freedom-keys undo DIR`: puts back what the last change of a node directory kept aside
@@ -15,7 +14,7 @@ struct UndoCommand: ParsableCommand {
       abstract: "Put back what the last change of a node directory kept aside.",
       discussion: """
         An export with --force keeps what it replaces in
-        <dir>/\(NodeLayout.replacedName)/<UTC time>-<old identity>/. 'undo' puts the newest
+        <dir>/\(NodeSession.backupFolder)/<UTC time>-<old identity>/. 'undo' puts the newest
         of those backups back in one transaction under the directory's lock (a kill at
         any instant leaves one whole identity, the next run finishes or undoes it), and
         keeps what is in place now in a new backup, <UTC time>-undo: a second 'undo'

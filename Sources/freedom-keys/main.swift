@@ -1,5 +1,5 @@
 import CommandLineKit
-import Glibc
+import SystemCalls
 
 // A crash must never write the process memory (seeds, keys) to a core file or to stderr.
 CrashHandler.install()
@@ -40,8 +40,8 @@ func main(_ arguments: [String]) -> Int32 {
 // The arguments exactly as given: one that is not UTF-8 is refused, never decoded with U+FFFD
 // (which would name another file).
 switch CommandLineArguments.validated() {
-case .success(let arguments): exit(main(arguments))
+case .success(let arguments): Platform.exit(main(arguments))
 case .failure(let error):
   Output.error(error.description)
-  exit(error.exitStatus)
+  Platform.exit(error.exitStatus)
 }

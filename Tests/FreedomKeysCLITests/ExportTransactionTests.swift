@@ -274,8 +274,8 @@ struct ExportTransactionTests {
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "freedom-keys: error: another freedom-keys is changing \(dir) — wait for it to finish "
-        + "and run again\n")
+        == "freedom-keys: error: another process is changing \(dir) — wait for it to finish "
+        + "and try again\n")
     #expect(fileMode(dir + "/identity.json") == nil)
   }
 

@@ -15,8 +15,8 @@ struct LinkedNodeDirectoryTests {
       atPath: bee + "/keys", withDestinationPath: other + "/keys")
     let before = tree(other).map { ($0, contents(other + "/" + $0)) }
     let line =
-      "freedom-keys: error: \(bee)/keys is a symbolic link; freedom-keys does not follow links "
-      + "inside \(bee)\n"
+      "freedom-keys: error: \(bee)/keys is a symbolic link; links inside \(bee) are not "
+      + "followed\n"
 
     for arguments in [
       ["verify", "--bee-dir", bee, "--password-file", other + "/password"],

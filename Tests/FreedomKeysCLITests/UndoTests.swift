@@ -204,8 +204,8 @@ struct UndoTests {
       #expect(run.stdout == "")
       #expect(
         run.stderr
-          == "freedom-keys: error: \(replaced)/\(name)/notes.txt is not something freedom-keys "
-          + "keeps aside for a bee data directory: \(replaced)/\(name) does not match a bee data "
+          == "freedom-keys: error: \(replaced)/\(name)/notes.txt is not something kept aside "
+          + "for a bee data directory: \(replaced)/\(name) does not match a bee data "
           + "directory and nothing was changed — put its files back by hand\n")
       #expect(snapshot(dir) == before)
     }

@@ -50,8 +50,8 @@ struct BeneathReadTests {
       directory: fixture.path("bee"), password: SecureBytes(utf8: String(password.dropLast())))
     let before = try Self.snapshot(fixture.path("other"))
     let expected =
-      "\(fixture.path("bee/keys")) is a symbolic link; freedom-keys does not follow links "
-      + "inside \(fixture.path("bee"))"
+      "\(fixture.path("bee/keys")) is a symbolic link; links inside "
+      + "\(fixture.path("bee")) are not followed"
 
     #expect(
       Self.symlinkRefusal { () throws(NodeError) in
@@ -88,8 +88,8 @@ struct BeneathReadTests {
     let radicle = Radicle(home: fixture.path("rad"))
     let before = try Self.snapshot(fixture.path("other"))
     let expected =
-      "\(fixture.path("rad/keys")) is a symbolic link; freedom-keys does not follow links "
-      + "inside \(fixture.path("rad"))"
+      "\(fixture.path("rad/keys")) is a symbolic link; links inside "
+      + "\(fixture.path("rad")) are not followed"
     #expect(
       Self.symlinkRefusal { () throws(NodeError) in
         _ = try NodeSession.verify(radicle, against: NodeFixture.profile)
@@ -120,8 +120,8 @@ struct BeneathReadTests {
       Self.symlinkRefusal { () throws(NodeError) in
         _ = try NodeSession.verify(bee, against: NodeFixture.profile)
       }
-        == "\(fixture.path("bee/keys/swarm.key")) is a symbolic link; freedom-keys does not "
-        + "follow links inside \(fixture.path("bee"))")
+        == "\(fixture.path("bee/keys/swarm.key")) is a symbolic link; links inside "
+        + "\(fixture.path("bee")) are not followed")
   }
 
   @Test func aPasswordFileOutsideTheDirectoryIsStillReadThroughItsLink() throws {

@@ -98,7 +98,7 @@ struct HostileDirectoryTests {
     #expect(error?.code == .recovery)
     #expect(
       error?.message.hasPrefix(
-        "\(dir)/.freedom-keys.new is a symbolic link, not a directory freedom-keys made") == true,
+        "\(dir)/.freedom-keys.new is a symbolic link, not a directory this program made") == true,
       "\(String(describing: error))")
     #expect(identity(dir) == "A")
     #expect(tree(elsewhere) == ["0", "0/swarm.key"])
@@ -132,7 +132,7 @@ struct HostileDirectoryTests {
     #expect(error?.code == .unexpectedFile)
     #expect(
       error?.message
-        == "\(dir)/ant-data/keys is a symbolic link; freedom-keys does not follow links inside \(dir)"
+        == "\(dir)/ant-data/keys is a symbolic link; links inside \(dir) are not followed"
     )
     #expect(tree(outside) == ["pss.key", "swarm.key"])
     #expect(text(outside + "/swarm.key") == "someone else's key")

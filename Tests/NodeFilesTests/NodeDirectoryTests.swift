@@ -106,7 +106,7 @@ struct NodeDirectoryTests {
       #expect(error.code == .busy)
       #expect(
         error.message
-          == "another freedom-keys is changing \(root.path) — wait for it to finish and run again")
+          == "another process is changing \(root.path) — wait for it to finish and try again")
     }
     first.close()
     let second = try NodeDirectory.open(root.path, layout: .ant, create: false, timeout: 0.2)

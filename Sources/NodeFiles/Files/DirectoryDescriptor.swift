@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import FoundationEssentials
+import SystemCalls
 
 /// An open node directory, and every file operation below it relative to its descriptor:
 /// `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` where the kernel has it, else one
@@ -107,7 +108,7 @@ final class DirectoryDescriptor {
         if status.isSymbolicLink {
           return NodeFileError(
             .unexpectedFile,
-            "\(full(prefix)) is a symbolic link; freedom-keys does not follow links inside \(path)"
+            "\(full(prefix)) is a symbolic link; links inside \(path) are not followed"
           )
         }
         if !status.isDirectory {
@@ -201,8 +202,7 @@ final class DirectoryDescriptor {
           throw NodeFileError(
             .unexpectedFile,
             status.isSymbolicLink
-              ? "\(full(prefix)) is a symbolic link; freedom-keys does not follow links inside "
-                + "\(path)"
+              ? "\(full(prefix)) is a symbolic link; links inside \(path) are not followed"
               : "\(full(prefix)) is not a directory")
         }
         continue
@@ -351,7 +351,7 @@ final class DirectoryDescriptor {
       if code == Platform.symbolicLinkLoop {
         throw NodeFileError(
           .unexpectedFile,
-          "\(full(relative)) is a symbolic link; freedom-keys does not follow links inside \(path)"
+          "\(full(relative)) is a symbolic link; links inside \(path) are not followed"
         )
       }
       throw .system("read", full(relative), code)

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The engine's one `mkdir -p` of a path the user named (symbolic links in it followed: that is
 /// where the user pointed), shared by `SecureFileWriter.createDirectory` and the node
 /// directory `NodeDirectory.open` creates. Below a node directory, `DirectoryDescriptor`

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What `lstat` or `stat` says about a path.
 public struct FileStatus: Sendable, Equatable {
   /// The type and permission bits.
@@ -100,12 +102,7 @@ public enum NodePath {
 
   /// The names in the directory `path` (links followed, as for a folder the user named),
   /// sorted, without `.` and `..`; nothing when it cannot be listed.
-  package static func entries(_ path: String) -> [String] {
-    let descriptor = Platform.openDirectory(path: path)
-    guard descriptor >= 0 else { return [] }
-    defer { _ = Platform.close(descriptor) }
-    return Platform.names(descriptor) ?? []
-  }
+  package static func entries(_ path: String) -> [String] { Platform.names(path: path) ?? [] }
 
   /// The last component of `path`.
   package static func leaf(_ path: String) -> String {
@@ -118,5 +115,27 @@ public enum NodePath {
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
     guard let slash = trimmed.lastIndex(of: "/") else { return "." }
     return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+  }
+}
+
+extension FileStatus {
+  init(_ info: FileInfo) {
+    self.init(
+      mode: info.mode, owner: info.owner, group: info.group, inode: info.inode,
+      device: info.device, size: info.size)
+  }
+}
+
+/// The engine's `stat` calls, answering `FileStatus`.
+extension Platform {
+  /// `stat(2)` (links followed): nil with errno set.
+  static func statFollowing(path: String) -> FileStatus? { info(path: path).map(FileStatus.init) }
+  /// `lstat(2)` (a symbolic link itself): nil with errno set.
+  static func lstat(path: String) -> FileStatus? { linkInfo(path: path).map(FileStatus.init) }
+  /// `fstat(2)`: nil with errno set.
+  static func fstat(_ descriptor: Int32) -> FileStatus? { info(descriptor).map(FileStatus.init) }
+  /// `fstatat(2)` of `name` itself (a symbolic link is not followed): nil with errno set.
+  static func lstatat(_ directory: Int32, _ name: String) -> FileStatus? {
+    linkInfo(directory, name).map(FileStatus.init)
   }
 }

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import SystemCalls
 
 /// Reads the files of node directories, for `export` and `verify` alike.
 public enum NodeFileReader {
@@ -35,22 +36,11 @@ public enum NodeFileReader {
   /// Reads `descriptor` until its end or `capacity` bytes, straight into zeroizing memory (no
   /// `Data` or `String` copy of a secret), retrying reads interrupted by a signal. The errno of
   /// a failed read, else 0, comes with the bytes read.
-  public static func readAll(_ descriptor: Int32, capacity: Int) -> (SecureBytes, errno: Int32) {
+  static func readAll(_ descriptor: Int32, capacity: Int) -> (SecureBytes, errno: Int32) {
     var filled = 0
     var failure: Int32 = 0
     let buffer = SecureBytes(count: capacity) { raw in
-      while filled < raw.count {
-        let count = Platform.read(
-          descriptor, UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-        if count > 0 {
-          filled += count
-        } else if count == 0 {
-          return
-        } else {
-          failure = Platform.errno
-          return
-        }
-      }
+      (filled, failure) = Platform.readAll(descriptor, into: raw)
     }
     return (buffer[0..<filled], failure)
   }

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import FoundationEssentials
+import SystemCalls
 
 /// Writes key files the way geth and bee do: a new file in the same directory, created with mode
 /// 0600, filled, flushed to disk and only then renamed over the target, so a reader sees either

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The lock a node's daemon holds on a file of its directory while it runs (antd's `flock` on
 /// `antd.lock`, kubo's `fcntl` write lock on `repo.lock`). The file is never created, opened
 /// without following a link, and checked with fstat before it is locked, so a FIFO planted

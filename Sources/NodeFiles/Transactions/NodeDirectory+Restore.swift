@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What putting a backup back would do, found without changing anything
 /// (`NodeDirectory.planRestore`).
 public struct NodeRestorePlan: Sendable, Equatable {
@@ -201,7 +203,7 @@ extension NodeDirectory {
             folders.append(relative)
           } else {
             throw mismatch(
-              relative, "is not something freedom-keys keeps aside for a \(layout.name)")
+              relative, "is not something kept aside for a \(layout.name)")
           }
         }
       }

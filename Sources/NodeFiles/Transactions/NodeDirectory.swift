@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import SystemCalls
 
 /// A node directory held under its lock: opening it waits for any other freedom-keys, then
 /// finishes or undoes a change an earlier run was interrupted in (its intent record) and
@@ -236,7 +237,7 @@ public final class NodeDirectory {
     NodeFileError(
       .recovery,
       "\(path) holds an interrupted change (\(NodeLayout.intentName)) that this user "
-        + "cannot finish; run this again as the directory's owner")
+        + "cannot finish; the directory's owner must finish it")
   }
 
   /// What `recover` would do, found without doing it: the record checked as recovery checks
@@ -513,8 +514,8 @@ public final class NodeDirectory {
           wrote = true
           throw NodeFileError(
             .recovery,
-            "\(error.message); undoing the change failed too (\(undo.message)); the next "
-              + "freedom-keys run on \(path) finishes undoing it")
+            "\(error.message); undoing the change failed too (\(undo.message)); opening "
+              + "\(path) again finishes undoing it")
         }
         throw error
       }
@@ -688,11 +689,11 @@ public final class NodeDirectory {
   func requireBackupFolder(
     _ relative: String, _ status: FileStatus, owner: DirectoryDescriptor.Owner
   ) throws(NodeFileError) {
-    let keeps = "freedom-keys keeps what an export replaces in that directory"
+    let keeps = "what an export replaces is kept in that directory"
     guard !status.isSymbolicLink else {
       throw NodeFileError(
         .unexpectedFile,
-        "\(full(relative)) is a symbolic link; \(keeps) and follows no link inside \(path) — "
+        "\(full(relative)) is a symbolic link; \(keeps), and no link inside \(path) is followed — "
           + "move it away")
     }
     guard status.isDirectory else {
@@ -783,8 +784,7 @@ public final class NodeDirectory {
           throw NodeFileError(
             .unexpectedFile,
             status.isSymbolicLink
-              ? "\(full(prefix)) is a symbolic link; freedom-keys does not follow links inside "
-                + "\(path)"
+              ? "\(full(prefix)) is a symbolic link; links inside \(path) are not followed"
               : "\(full(prefix)) is \(status.kindDescription), not a directory")
         }
       }
@@ -848,8 +848,7 @@ public final class NodeDirectory {
       throw NodeFileError(
         .unexpectedFile,
         status.isSymbolicLink
-          ? "\(full(identity)) is a symbolic link; freedom-keys does not follow links inside "
-            + "\(path)"
+          ? "\(full(identity)) is a symbolic link; links inside \(path) are not followed"
           : "\(full(identity)) is \(status.kindDescription), not a directory")
     }
     let staged = NodePath.join(NodeLayout.stagingName, String(index))
@@ -947,8 +946,8 @@ public final class NodeDirectory {
     func refuse(_ reason: String) -> NodeFileError {
       NodeFileError(
         .recovery,
-        "\(reason); it was left in place and nothing was changed: freedom-keys acts only on an "
-          + "intent record it wrote — check \(path) and move the file away")
+        "\(reason); it was left in place and nothing was changed: only an intent record "
+          + "this program wrote is acted on — check \(path) and move the file away")
     }
     let found: (SecureBytes, FileStatus)?
     do {
@@ -970,7 +969,7 @@ public final class NodeDirectory {
     }
     let text = bytes.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
     guard let text, let record = IntentRecord(text: text) else {
-      throw refuse("\(recordPath) is not an intent record this freedom-keys can read")
+      throw refuse("\(recordPath) is not an intent record this version can read")
     }
     return record
   }
@@ -981,7 +980,7 @@ public final class NodeDirectory {
       if let status = try root.status(name), !status.isDirectory {
         throw NodeFileError(
           .recovery,
-          "\(full(name)) is \(status.kindDescription), not a directory freedom-keys made; "
+          "\(full(name)) is \(status.kindDescription), not a directory this program made; "
             + "\(full(NodeLayout.intentName)) was left in place and nothing was changed — check "
             + "\(path) and move both away")
       }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The lock that makes every change to a node directory one at a time: an exclusive `flock` on
 /// `<dir>/.freedom-keys.lock`, held from the first read to the last write. A second
 /// freedom-keys waits up to `timeout` seconds, then gives up with `NodeFileError.Code.busy`.
@@ -84,7 +86,7 @@ public final class NodeDirectoryLock {
         }
         if code == Platform.symbolicLinkLoop {
           throw NodeFileError(
-            .unexpectedFile, "\(path) is a symbolic link, not a lock file freedom-keys made")
+            .unexpectedFile, "\(path) is a symbolic link, not a lock file this program made")
         }
         throw .system("create the lock file", path, code)
       }
@@ -92,7 +94,7 @@ public final class NodeDirectoryLock {
         let kind = Platform.fstat(descriptor)?.kindDescription ?? "not a regular file"
         _ = Platform.close(descriptor)
         throw NodeFileError(
-          .unexpectedFile, "\(path) is \(kind), not a lock file freedom-keys made; move it away")
+          .unexpectedFile, "\(path) is \(kind), not a lock file this program made; move it away")
       }
       if Platform.tryLock(descriptor) == 0 {
         // The holder before us may have removed the file after we opened it: then our lock is
@@ -114,7 +116,7 @@ public final class NodeDirectoryLock {
       guard Platform.now() < deadline else {
         throw NodeFileError(
           .busy,
-          "another freedom-keys is changing \(directory.path) — wait for it to finish and run again"
+          "another process is changing \(directory.path) — wait for it to finish and try again"
         )
       }
       Platform.sleep(microseconds: 20_000)
