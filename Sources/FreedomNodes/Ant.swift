@@ -12,6 +12,12 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
   public static let layout = NodeLayout(
     name: "Ant data directory", files: [identityFile], identityDirectory: nil, identityState: [])
 
+  /// Ant's kind: `ant-dir`.
+  public static let kind = NodeKind(
+    option: "ant-dir", title: "Ant", checks: "Ant's <dir>/\(identityFile)",
+    target: "Ant's <dir>/\(identityFile)"
+  ) { directory, _ in Ant(directory: directory) }
+
   public let directory: String
   /// The overlay nonce an export writes (verify accepts either rule's).
   public let nonce: AntIdentity.NonceRule

@@ -23,6 +23,12 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
       "stamperstore",
     ])
 
+  /// bee's kind: `bee-dir`, its keystore opened with the password given.
+  public static let kind = NodeKind(
+    option: "bee-dir", title: "bee", checks: "bee's <dir>/\(keystoreFile)",
+    target: "bee's <dir>/\(keystoreFile) address", holdsSwarmKeystore: true, takesPassword: true
+  ) { Bee(directory: $0, password: $1) }
+
   public let directory: String
   /// The password `verify` decrypts the keystore with; nil compares its address field only.
   public let password: SecureBytes?

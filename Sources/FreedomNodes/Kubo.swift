@@ -12,6 +12,12 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   public static let layout = NodeLayout(
     name: "kubo repository", files: [configFile], identityDirectory: nil, identityState: [])
 
+  /// kubo's kind: `kubo-repo`.
+  public static let kind = NodeKind(
+    option: "kubo-repo", title: "kubo", checks: "Identity in kubo's <dir>/\(configFile)",
+    target: "kubo's <dir>/\(configFile) PeerID"
+  ) { directory, _ in Kubo(repository: directory) }
+
   public let directory: String
 
   public init(repository: String) { directory = repository }

@@ -17,6 +17,12 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
     name: "Radicle home", files: [privateKeyFile, publicKeyFile, configFile],
     identityDirectory: keysDirectory, identityState: [])
 
+  /// Radicle's kind: `radicle-home`.
+  public static let kind = NodeKind(
+    option: "radicle-home", title: "Radicle", checks: "<dir>/\(privateKeyFile) and its .pub",
+    target: "<dir>/\(publicKeyFile)"
+  ) { directory, _ in Radicle(home: directory) }
+
   public let directory: String
   public let enclosingDirectories: [EnclosingDirectory]
 

@@ -12,7 +12,7 @@ struct ExportFreedomCommand: ParsableCommand {
   static let vaultPassword = MnemonicOptions.vaultPasswordFile
   static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
   static let radicleHome = SharedOptions.directory(
-    .radicle, help: "Radicle's home, if not where desktop looks.")
+    Radicle.kind, help: "Radicle's home, if not where desktop looks.")
   static let replaceVault = Option.flag(
     "replace-vault", help: "Replace another mnemonic's vault (kept aside).")
   static let create = Option.flag("create", help: "A new installation: <dir> may be new or empty.")
