@@ -19,16 +19,17 @@ struct ExportBeeCommand: ParsableCommand {
       abstract: "Write bee's \(Bee.keystoreFile) for the Swarm wallet m/44'/60'/0'/0/1.",
       discussion: """
         The key file is a Web3 Secret Storage (v3) keystore as bee writes it: scrypt
-        (n=32768, r=8, p=1; --scrypt-n 262144 for geth's cost), AES-128-CTR,
+        (n=\(Web3Keystore.beeScryptN), r=8, p=1; --scrypt-n 262144 for geth's cost), AES-128-CTR,
         Keccak-256 MAC, mode 0600 in keys/ (0700). The password file is read as bee
         reads --password-file: leading and trailing newlines are not part of it.
         Without --password-file, <dir>/\(Bee.passwordFile) is used if it exists, else 32 random
         bytes are written there as hex (0600); start bee with
         --password-file <dir>/\(Bee.passwordFile).
-        With --force, a key of another identity is replaced and what bee kept for it
-        is moved into the backup: keys/libp2p_v2.key, keys/pss.key, statestore,
-        localstore, kademlia-metrics, stamperstore.
-        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+        """ + "\n"
+          + ExportCommand.wrapped(
+            "With --force, a key of another identity is replaced and what bee kept for it is moved "
+              + "into the backup: \(Bee.layout.identityState.joined(separator: ", ")).")
+          + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
       options: MnemonicOptions.all + [dataDir, passwordFile, scryptN.option]
         + ExportOptions.options(force: "Replace another identity; keep its state aside."))
   }

@@ -16,6 +16,28 @@ struct ExportCommand: ParsableCommand {
 
   func run() {}
 
+  /// `text` as help lines of at most 78 columns, broken between words (for a paragraph that
+  /// spells a layout's constants).
+  static func wrapped(_ text: String) -> String {
+    var lines: [String] = []
+    for word in text.split(separator: " ") {
+      if let last = lines.last, last.count + 1 + word.count <= 78 {
+        lines[lines.count - 1] += " " + word
+      } else {
+        lines.append(String(word))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `count` with a comma between each three digits, as help texts write it (900,000).
+  static func grouped(_ count: Int) -> String {
+    let digits = String(count)
+    return digits.enumerated().map { index, digit in
+      index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : "\(digit)"
+    }.joined()
+  }
+
   /// The paragraph every export's help ends with.
   static let inputHelp = """
     The mnemonic is read as by 'derive' (--mnemonic-file PATH or -, --vault-file,

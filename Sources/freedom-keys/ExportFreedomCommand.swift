@@ -19,6 +19,11 @@ struct ExportFreedomCommand: ParsableCommand {
   static let profile = Option.value(
     "profile", "id", help: "The profile (id or name) of the app root <dir>.")
 
+  /// The vault's key derivation and cipher, as help and report name them.
+  static let vaultCipher =
+    "PBKDF2-SHA256 \(ExportCommand.grouped(DesktopVault.desktopIterations)), AES-256-GCM"
+  static let minimumPassword = DesktopVault.minimumPasswordLength
+
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "freedom",
@@ -30,8 +35,8 @@ struct ExportFreedomCommand: ParsableCommand {
         Profiles/<id> and R/<slot> change together, under the app root's lock), else
         <dir>/radicle-data, or --radicle-home (a home outside the app root is a second
         transaction); and with
-        --vault-password-file (at least 8 characters, as desktop requires) the vault
-        \(DesktopInstallation.vaultFile) (PBKDF2-SHA256 900,000, AES-256-GCM) and
+        --vault-password-file (at least \(minimumPassword) characters, as desktop requires) the vault
+        \(DesktopInstallation.vaultFile) (\(vaultCipher)) and
         \(DesktopInstallation.vaultMetaFile) exactly as desktop's import writes them. Desktop
         derives from English mnemonics without a BIP-39 passphrase, so both are
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
@@ -156,7 +161,7 @@ struct ExportFreedomCommand: ParsableCommand {
       text +=
         vault == .keep
         ? NodeText.unchanged(installation.vaultPath, "this mnemonic under that password")
-        : "Wrote \(installation.vaultPath): the mnemonic, PBKDF2-SHA256 900,000, AES-256-GCM (mode 0600)\n"
+        : "Wrote \(installation.vaultPath): the mnemonic, \(Self.vaultCipher) (mode 0600)\n"
       text +=
         meta == .keep
         ? NodeText.unchanged(installation.vaultMetaPath, "this mnemonic's addresses")
