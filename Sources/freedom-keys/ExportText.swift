@@ -232,25 +232,7 @@ enum ExportText {
   private static func json(_ conflict: NodeConflict) -> JSONValue {
     .object([
       "path": .string(conflict.path), "expected": .string(conflict.expected),
-      "found": .string(found(conflict.found)),
+      "found": .string(conflict.found.summary),
     ])
-  }
-
-  /// What a conflict found, in a word or with the identity it holds.
-  private static func found(_ found: NodeConflict.Found) -> String {
-    switch found {
-    case .key(let key), .radicleKey(let key), .peerID(let key): key
-    case .peerIDWithOtherKey(let peerID): "\(peerID) with another private key"
-    case .keyWithoutAddress: "a key without address"
-    case .privateKeyWithoutPeerID: "a private key without PeerID"
-    case .sameKeyRunDifferently(let problems): problems.joined(separator: "; ")
-    case .antdOwnIdentity(let key): "antd's own identity " + (key ?? "(unreadable)")
-    case .otherVault: "another vault"
-    case .vaultNotOpened(let quickSetup):
-      quickSetup
-        ? "a Quick Setup vault (its password is in the OS keyring)"
-        : "a vault the password given does not open"
-    case .unreadable(let reason): "unreadable: \(reason)"
-    }
   }
 }

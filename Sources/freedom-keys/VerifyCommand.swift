@@ -130,8 +130,8 @@ struct VerifyCommand: ParsableCommand {
       for (kind, directory) in directories {
         let all = try kind.verify(
           directory, password: password, against: profile, events: NodeText.show)
-        backups += all.filter(VerifyText.isBackup)
-        let found = all.filter { !VerifyText.isBackup($0) }
+        backups += all.filter(\.isBackup)
+        let found = all.filter { !$0.isBackup }
         if let first = found.first, found.allSatisfy({ $0.status == .absent }) {
           nothingFound.append((first.check, directory))
         }

@@ -2,60 +2,21 @@ import CommandLineKit
 import FreedomNodes
 import VaultKeys
 
-/// The CLI's wording of `verify`'s findings: one line per node directory, or a row per part of
-/// a desktop installation, and the JSON of both.
+/// The CLI's rendering of `verify`'s findings (which word themselves, `NodeFinding.line` and
+/// `.detail`): one line per node directory, or a row per part of a desktop installation, and the
+/// JSON of both.
 enum VerifyText {
   // MARK: - Node directories (--bee-dir, --antd-dir, …)
 
-  /// Whether `finding` lists a backup a directory holds (not a check of a node).
-  static func isBackup(_ finding: NodeFinding) -> Bool {
-    if case .backup? = finding.reason { return true }
-    return false
-  }
-
   /// "match     0x…", "MISMATCH  expected …, found …", "not present (path)".
-  static func line(_ finding: NodeFinding) -> String {
-    let expected = finding.expected ?? ""
-    switch finding.status {
-    case .match:
-      let how =
-        switch finding.reason {
-        case .decryptedWithGivenPassword?: " (decrypted with the password)"
-        case .addressFieldOnly?:
-          " (address field only, unauthenticated; --password-file decrypts the key)"
-        case .decryptedWithNodePassword(let source)?: " (decrypted with \(password(source)))"
-        case .addressFieldOnlyNoNodePassword?:
-          " (address field only, unauthenticated: \(Antd.configFile) has no password)"
-        case .addressFieldOnlyNoNodeConfig?:
-          " (address field only, unauthenticated: there is no \(Antd.configFile))"
-        case .antIdentity(.derivedFromKey, let overlay, _)?: " (\(restoredFromKey(overlay)))"
-        default: ""
-        }
-      return "match     \(expected)\(how)"
-    case .mismatch:
-      var how = ""
-      switch finding.reason {
-      case .addressFieldOnly?, .addressFieldOnlyNoNodePassword?, .addressFieldOnlyNoNodeConfig?:
-        how = " (address field only, unauthenticated)"
-      case .nodePasswordDoesNotOpen(let source)?:
-        how = " (\(password(source)) does not open \(Antd.keystoreFile): antd would not start)"
-      case .antdRefusesKeystore(let refusal)?: how = " (antd refuses it: \(refusal))"
-      default: break
-      }
-      return "MISMATCH  expected \(expected), found \(found(finding) ?? "nothing")\(how)"
-    case .absent:
-      return "not present (\(finding.path))"
-    case .note:
-      return "note      \(detail(finding))"
-    }
-  }
+  static func line(_ finding: NodeFinding) -> String { NodeText.render(finding.line) }
 
   /// The node's JSON object, as `verify --json` prints it.
   static func json(_ finding: NodeFinding) -> JSONObject {
     var object: JSONObject = [
       "status": .string(finding.status.rawValue), "expected": .string(finding.expected ?? ""),
     ]
-    if let found = found(finding) { object.append("found", .string(found)) }
+    if let found = finding.foundText { object.append("found", .string(found)) }
     object.append("path", .string(finding.path))
     if let authenticated = finding.authenticated {
       object.append("authenticated", .bool(authenticated))
@@ -69,24 +30,6 @@ enum VerifyText {
       object.append("problems", .array(finding.problems.map { .string($0) }))
     }
     return object
-  }
-
-  /// What was found, as the report names it (a key with what is wrong beside it).
-  static func found(_ finding: NodeFinding) -> String? {
-    switch finding.reason {
-    case .radicleKeyPairDisagrees(let key, let line)?:
-      return "\(key ?? "no key") in \(Radicle.privateKeyFile), \(line ?? "no key") in "
-        + "\(Radicle.publicKeyFile)"
-    case .kuboKey(.noPrivateKey)?: return "\(finding.found ?? "no PeerID") without PrivKey"
-    case .kuboKey(.unreadablePrivateKey)?:
-      return "\(finding.found ?? "no PeerID") with an unreadable PrivKey"
-    case .kuboKey(.otherPrivateKey(let peerID))?:
-      return "\(finding.found ?? "no PeerID") with the PrivKey of \(peerID)"
-    default:
-      guard let found = finding.found else { return nil }
-      return finding.problems.isEmpty
-        ? found : found + " — " + finding.problems.joined(separator: "; ")
-    }
   }
 
   /// Why a set of findings fails, or nil when none does (absent fails for a node directory).
@@ -118,79 +61,7 @@ enum VerifyText {
   // MARK: - A desktop installation (--freedom-dir)
 
   /// The detail column of a row.
-  static func detail(_ finding: NodeFinding) -> String {
-    let expected = finding.expected ?? ""
-    let found = found(finding) ?? "nothing"
-    let compared = finding.status == .match ? expected : "expected \(expected), found \(found)"
-    if finding.status == .absent {
-      guard case .beeDataLeftOver = finding.reason else { return "" }
-    }
-    switch finding.reason {
-    case nil: return finding.found == nil && finding.expected == nil ? "" : compared
-    case .decryptedWithGivenPassword: return "\(found) (decrypted with the password)"
-    case .addressFieldOnly: return "\(found) (address field only, unauthenticated)"
-    case .decryptedWithNodePassword(let source):
-      return finding.status == .match ? "\(found) (decrypted with \(password(source)))" : compared
-    case .addressFieldOnlyNoNodePassword:
-      return "\(finding.found ?? "no address") (address field only, unauthenticated: "
-        + "\(Antd.configFile) has no password)"
-    case .addressFieldOnlyNoNodeConfig:
-      return "\(finding.found ?? "no address") (address field only, unauthenticated: there is "
-        + "no \(Antd.configFile))"
-    case .nodePasswordDoesNotOpen(let source):
-      return "\(password(source)) does not open \(Antd.keystoreFile): antd would not start "
-        + "(export antd --data-dir \(parent(finding.path)) rewrites it)"
-    case .antdRefusesKeystore(let refusal):
-      return "\(finding.found ?? "the keystore"): antd refuses it, \(refusal) "
-        + "(export antd --data-dir \(parent(finding.path)) rewrites it)"
-    case .radicleKeyPairDisagrees, .kuboKey: return compared
-    case .backup(let directory):
-      return "kept aside by an earlier change of \(directory) (\(finding.path))"
-    case .vaultHoldsMnemonic: return "holds the mnemonic"
-    case .vaultHoldsOtherMnemonic: return "holds another mnemonic"
-    case .vaultIsSource:
-      return "opened with the password; the mnemonic checked below was read from it"
-    case .vaultNotOpened: return "present, not opened (give --vault-password-file to check it)"
-    case .vaultUnreadable(let reason): return "not desktop Freedom's vault: \(reason)"
-    case .vaultMetaLacks(let fields):
-      return "lacks what desktop writes in every \(DesktopVaultMeta.fileName): "
-        + fields.joined(separator: ", ")
-    case .vaultMetaUnreadable(let reason): return reason
-    case .deviceAccount(let type, let name, let address):
-      return "\(type) account\(label(name)), \(address ?? "no address"): not derivable from the "
-        + "mnemonic (its key stays on its device)"
-    case .walletWithoutAddress(let derived, let name):
-      return "\(derived)\(label(name)) (no address stored to compare)"
-    case .antdOwnIdentityIgnored(let key):
-      return "antd's own identity (\(key)); antd ignores it while \(Antd.keystoreFile) exists, "
-        + "and desktop removes it when it injects the key"
-    case .antdOwnIdentityUsed(let key):
-      return "antd uses it (no \(Antd.keystoreFile)): \(key)"
-        + (finding.problems.isEmpty ? "" : " — " + finding.problems.joined(separator: "; "))
-    case .beeDataLeftOver(let pending, let keystore):
-      var inner = finding
-      inner.reason = keystore
-      let innerDetail = finding.status == .absent ? "" : detail(inner)
-      return (innerDetail.isEmpty ? "present, no \(Bee.keystoreFile)" : innerDetail)
-        + (pending
-          ? "; the migration is pending: desktop moves bee-data to ant-data at its next start"
-          : "; left over from before the migration to antd (desktop no longer reads it)")
-    case .radicleAlias(let alias):
-      return alias.map { "\"\($0)\"" }
-        ?? "none set (desktop sets \(DesktopUserData.defaultRadicleAlias))"
-    case .antIdentity(let nonce, let overlay, _):
-      return finding.status == .match && nonce == .derivedFromKey
-        ? "\(expected) (\(restoredFromKey(overlay)))" : compared
-    case .desktop(let fact): return DesktopText.detail(fact, finding)
-    case .oldKuboRepository(let inner):
-      var kubo = finding
-      kubo.reason = inner
-      let compared =
-        finding.status == .match
-        ? expected : "expected \(expected), found \(Self.found(kubo) ?? "nothing")"
-      return compared + " (an old kubo repository: today's desktop IPFS node is ephemeral)"
-    }
-  }
+  static func detail(_ finding: NodeFinding) -> String { NodeText.render(finding.detail) }
 
   /// The rows as text: name, status, detail (the path for what is absent).
   static func rows(_ findings: [NodeFinding]) -> String {
@@ -230,13 +101,6 @@ enum VerifyText {
     return .object(object)
   }
 
-  // MARK: - Helpers
-
-  /// An Ant identity of the mnemonic's key with the nonce Ant's library derives.
-  private static func restoredFromKey(_ overlay: String) -> String {
-    "restored from the key as Ant's library does: overlay \(overlay), not the zero-nonce one"
-  }
-
   /// The JSON name of an Ant identity's nonce.
   private static func name(_ nonce: AntIdentity.NonceOrigin) -> String {
     switch nonce {
@@ -244,21 +108,5 @@ enum VerifyText {
     case .derivedFromKey: "derivedFromKey"
     case .other: "other"
     }
-  }
-
-  private static func password(_ source: NodeFinding.AntdPasswordSource) -> String {
-    switch source {
-    case .config: "\(Antd.configFile)'s password"
-    case .passwordFile(let file): "the password in \(file) (\(Antd.configFile)'s password-file)"
-    }
-  }
-
-  private static func label(_ name: String?) -> String { name.map { " \"\($0)\"" } ?? "" }
-
-  /// The node directory of a keystore path.
-  private static func parent(_ keystorePath: String) -> String {
-    let suffix = "/" + Antd.keystoreFile
-    return keystorePath.hasSuffix(suffix)
-      ? String(keystorePath.dropLast(suffix.count)) : keystorePath
   }
 }
