@@ -110,6 +110,10 @@ public struct NodeMessage: Sendable, Equatable, ExpressibleByStringInterpolation
     NodeMessage([.text(lhs)] + rhs.parts)
   }
 
+  public static func += (lhs: inout NodeMessage, rhs: NodeMessage) { lhs.parts += rhs.parts }
+
+  public static func += (lhs: inout NodeMessage, rhs: String) { lhs.parts.append(.text(rhs)) }
+
   /// `text` as one word for a POSIX shell: quoted when it holds anything but safe characters.
   public static func shellQuoted(_ text: String) -> String {
     let plain = text.allSatisfy {

@@ -257,3 +257,38 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
     }
   }
 }
+
+extension Radicle {
+  /// What an export wrote, the key's SSH fingerprint and how to check it.
+  public func report(_ outcome: ExportOutcome<Plan>, identity: Ed25519Identity, alias: String?)
+    -> String
+  {
+    let radicle = self
+    let plan = outcome.plan
+    let expected = plan.expected
+    var text = ""
+    if plan.privateKey == .keep {
+      text += NodeChangeResult.KeptAside.unchanged(
+        radicle.privateKeyPath, "the Radicle key \(expected)")
+    }
+    if plan.publicKey == .keep {
+      text += NodeChangeResult.KeptAside.unchanged(radicle.publicKeyPath, "its public key")
+    }
+    if plan.config == .keep {
+      text += NodeChangeResult.KeptAside.unchanged(radicle.configPath, "the alias")
+    }
+    if plan.privateKey != .keep {
+      text += "Wrote \(radicle.privateKeyPath): the Radicle key \(expected) (mode 0600)\n"
+    }
+    if plan.publicKey != .keep {
+      text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
+    }
+    if let config = plan.config, config != .keep, let alias {
+      text += "Set node.alias to \(JSONValue.quoted(alias)) in \(radicle.configPath)\n"
+    }
+    text += NodeChangeResult.KeptAside.lines(outcome.keptAside)
+    text += "SSH fingerprint: \(identity.radicle.sshFingerprint)\n"
+    if plan.privateKey != .keep { text += "Check it with: RAD_HOME=\(directory) rad self\n" }
+    return text
+  }
+}

@@ -30,14 +30,6 @@ struct ExportCommand: ParsableCommand {
     return lines.joined(separator: "\n")
   }
 
-  /// `count` with a comma between each three digits, as help texts write it (900,000).
-  static func grouped(_ count: Int) -> String {
-    let digits = String(count)
-    return digits.enumerated().map { index, digit in
-      index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : "\(digit)"
-    }.joined()
-  }
-
   /// The paragraph every export's help ends with.
   static let inputHelp = """
     The mnemonic is read as by 'derive' (--mnemonic-file PATH or -, --vault-file,

@@ -64,26 +64,23 @@ struct ExportKuboCommand: ParsableCommand {
 
   private func exportIntoRepository(_ repository: String, profile: FreedomProfile) throws {
     let kubo = Kubo(repository: repository)
-    if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: repository, json: export.json) {
-        () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(kubo, profile, consent: export.consent, events: NodeText.show),
-          target: repository)
-      }
-    }
-    let outcome = try NodeText.run(.export) {
-      try NodeSession.export(kubo, profile, consent: export.consent, events: NodeText.show)
-    }
+    try ExportFlow(commandPath, export).run(
+      kubo, profile, target: repository,
+      json: { outcome in
+        outcome.plan.afterWriting.forEach(NodeText.show)
+        return [:]
+      },
+      report: { outcome in
+        report(outcome, kubo: kubo, repository: repository)
+      })
+  }
+
+  private func report(_ outcome: ExportOutcome<Kubo.Plan>, kubo: Kubo, repository: String)
+    -> String
+  {
     let plan = outcome.plan
-    if export.json {
-      plan.afterWriting.forEach(NodeText.show)
-      return ExportText.printResult(outcome, commandPath, target: repository)
-    }
     guard plan.change != nil else {
-      Output.standardOutput(
-        NodeText.unchanged(kubo.configPath, "the IPFS identity \(plan.expected)"))
-      return
+      return NodeText.unchanged(kubo.configPath, "the IPFS identity \(plan.expected)")
     }
     plan.afterWriting.forEach(NodeText.show)
     var text = "Wrote \(kubo.configPath): Identity.PeerID \(plan.expected) and its PrivKey"
@@ -93,7 +90,7 @@ struct ExportKuboCommand: ParsableCommand {
     }
     text += NodeText.keptAsideLines(outcome.keptAside)
     text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
-    Output.standardOutput(text)
+    return text
   }
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {

@@ -3,69 +3,11 @@ import FreedomNodes
 import NodeFiles
 import VaultKeys
 
-/// The CLI's wording of an export's plan and result for `--dry-run` and `--json`: the same typed
-/// actions (`PlannedAction`) every node's plan returns, as text or one JSON object.
+/// The CLI's rendering of an export's plan and result for `--dry-run` and `--json`: the plan
+/// words itself (`ExportSummary`); here it becomes a table or one JSON object.
 enum ExportText {
   /// A plan, as a dry run found it or as an export applied it.
-  struct Plan {
-    /// The directory (or key file) the user named.
-    let target: String
-    /// What the export does, each path once.
-    let actions: [PlannedAction]
-    /// Whether anything is (or would be) written.
-    let changes: Bool
-    /// Whether the target exists (false: the export creates it).
-    var targetExists = true
-    /// Where what is replaced or moved aside is kept.
-    var backupDirectory: String? = nil
-    /// The interrupted changes the export would first finish or undo (dry runs only).
-    var interruptedChanges: [NodeDirectory.InterruptedChange] = []
-
-    init(target: String, actions: [PlannedAction], changes: Bool) {
-      self.target = target
-      self.actions = actions
-      self.changes = changes
-    }
-
-    init<P>(_ dryRun: ExportDryRun<P>, target: String) {
-      self.init(target: target, actions: dryRun.actions, changes: dryRun.changes)
-      targetExists = dryRun.directoryExists
-      backupDirectory = dryRun.backupDirectory
-      interruptedChanges = dryRun.interruptedChanges
-    }
-
-    /// The plan an export applied: moved aside only what the change did move.
-    init<P>(_ outcome: ExportOutcome<P>, target: String) {
-      let moved = Set(outcome.removed + outcome.keptAside.map(\.original))
-      self.init(
-        target: target,
-        actions: outcome.plan.actions.filter { $0.kind != .moveAside || moved.contains($0.path) },
-        changes: outcome.plan.changes)
-      backupDirectory = NodeText.backupDirectories(outcome.keptAside).first?.directory
-    }
-
-    /// The identities the target's keys hold before (in plan order, each once; a file replaced
-    /// whose identity could not be read adds none).
-    var identitiesBefore: [String] {
-      unique(
-        actions.compactMap { action -> String? in
-          guard let after = action.after else { return nil }
-          switch action.kind {
-          case .keep: return after
-          case .replace(let before): return before
-          case .create, .moveAside: return nil
-          }
-        })
-    }
-
-    /// The identities they hold after.
-    var identitiesAfter: [String] { unique(actions.compactMap(\.after)) }
-
-    private func unique(_ values: [String]) -> [String] {
-      var seen: Set<String> = []
-      return values.filter { seen.insert($0).inserted }
-    }
-  }
+  typealias Plan = ExportSummary
 
   // MARK: - Dry run
 
@@ -102,56 +44,9 @@ enum ExportText {
   /// The dry run's report.
   static func text(_ plan: Plan) -> String {
     var report = TextReport()
-    report.section(
-      plan.changes
-        ? "Dry run, nothing was written; the export would:"
-        : "Dry run, nothing was written; the export would change nothing:")
-    for action in plan.actions {
-      report.row(name(action.kind), action.path + identity(action))
-    }
-    var text = report.rendered
-    for change in plan.interruptedChanges { text += interrupted(change) + "\n" }
-    text +=
-      "Identities before: \(list(plan.identitiesBefore)); after: \(list(plan.identitiesAfter))\n"
-    if let backup = plan.backupDirectory {
-      text +=
-        "What it replaces or moves aside would be kept in \(backup) (named by the time of "
-        + "the export)\n"
-    }
-    if !plan.targetExists {
-      text += "\(plan.target) does not exist: the export would create it\n"
-    }
-    return text
-  }
-
-  /// "The export would first finish an interrupted change from <record> …".
-  static func interrupted(_ change: NodeDirectory.InterruptedChange) -> String {
-    change.finishes
-      ? "The export would first finish an interrupted change from \(change.record) (its new "
-        + "identity is in place); the plan above is for the directory as it is now"
-      : "The export would first undo an interrupted change from \(change.record) (the old "
-        + "identity back in place); the plan above is for the directory as it is now"
-  }
-
-  private static func identity(_ action: PlannedAction) -> String {
-    guard let after = action.after else { return "" }
-    if case .replace(let before) = action.kind {
-      return "  \(before ?? "(no identity read)") → \(after)"
-    }
-    return "  \(after)"
-  }
-
-  private static func name(_ kind: PlannedAction.Kind) -> String {
-    switch kind {
-    case .create: "create"
-    case .replace: "replace"
-    case .moveAside: "move aside"
-    case .keep: "keep"
-    }
-  }
-
-  private static func list(_ identities: [String]) -> String {
-    identities.isEmpty ? "none" : identities.joined(separator: ", ")
+    report.section(plan.dryRunTitle)
+    for row in plan.dryRunRows { report.row(row.action, row.path) }
+    return report.rendered + plan.dryRunNotes
   }
 
   // MARK: - JSON

@@ -80,37 +80,12 @@ enum NodeText {
 
   /// The line for a file that already holds the identity.
   static func unchanged(_ path: String, _ what: String) -> String {
-    "\(path) already holds \(what); nothing to do\n"
+    NodeChangeResult.KeptAside.unchanged(path, what)
   }
 
-  /// The report lines for what a change replaced or removed: where it was kept, and how to
-  /// delete it once it is no longer needed (one line per backup directory).
+  /// Where a change kept what it replaced, and how to delete it (`KeptAside.lines`).
   static func keptAsideLines(_ kept: [NodeChangeResult.KeptAside]) -> String {
-    backupDirectories(kept).map { directory, names in
-      "Kept what it replaced in \(directory): \(names.joined(separator: ", ")); delete that "
-        + "directory once you no longer need it: rm -r \(shellQuoted(directory))\n"
-    }.joined()
-  }
-
-  /// The backup directories `kept` went into, each with what it holds (relative to it).
-  static func backupDirectories(_ kept: [NodeChangeResult.KeptAside])
-    -> [(directory: String, names: [String])]
-  {
-    var directories: [(directory: String, names: [String])] = []
-    for item in kept {
-      let marker = "/" + NodeLayout.replacedName + "/"
-      let parts = item.backup.split(separator: marker, maxSplits: 1)
-      guard parts.count == 2 else { continue }
-      let name = parts[1].prefix { $0 != "/" }
-      let directory = String(parts[0]) + marker + name
-      let inside = String(parts[1].dropFirst(name.count + 1))
-      if let index = directories.firstIndex(where: { $0.directory == directory }) {
-        directories[index].names.append(inside)
-      } else {
-        directories.append((directory, [inside]))
-      }
-    }
-    return directories
+    NodeChangeResult.KeptAside.lines(kept)
   }
 
   /// `text` as one word for a POSIX shell.

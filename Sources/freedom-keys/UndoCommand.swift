@@ -98,7 +98,7 @@ struct UndoCommand: ParsableCommand {
     report.section("Put back \(backups) in the \(outcome.kind) \(outcome.directory):")
     for path in outcome.restored { report.row("restored", path) }
     var text = report.rendered
-    for (directory, names) in NodeText.backupDirectories(outcome.keptAside) {
+    for (directory, names) in NodeChangeResult.KeptAside.directories(outcome.keptAside) {
       text +=
         "Kept what was in place in \(directory): \(names.joined(separator: ", ")); "
         + "'freedom-keys undo \(NodeText.shellQuoted(outcome.directory))' puts it back\n"
