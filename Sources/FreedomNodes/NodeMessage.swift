@@ -37,6 +37,8 @@ public enum NodeRemedy: Sendable, Equatable, Hashable {
   case runAgain
   /// The tool's own name, where a message says what it writes or follows.
   case tool
+  /// Put back what a change kept aside in a directory (already shell-quoted).
+  case undo(String)
 }
 
 /// Which operation a message is worded for: an export says nothing was written.

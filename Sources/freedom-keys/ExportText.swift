@@ -28,9 +28,8 @@ enum ExportText {
         throw NodeText.cliError(error, .export, consent: consent)
       }
       if json {
-        var object = header(commandPath, dryRun: true, ok: false, changed: false)
-        object.append("target", .string(target))
-        object.append("conflicts", .array(conflicts.map(Self.json)))
+        let object = ExportSummary.json(
+          refused: conflicts, command: command(commandPath), target: target)
         Output.standardOutput(JSONValue.object(object).rendered() + "\n")
       }
       throw CLIError.mismatch(NodeText.refusal(conflicts, antNonce: antNonce, consent: consent))
@@ -56,78 +55,18 @@ enum ExportText {
     _ outcome: ExportOutcome<P>, _ commandPath: String, target: String,
     extra: JSONObject = [:]
   ) {
-    var object = json(Plan(outcome, target: target), commandPath, dryRun: false)
-    object.append("written", .array((outcome.result?.written ?? []).map { .string($0) }))
-    object.append(
-      "keptAside",
-      .array(
-        outcome.keptAside.map {
-          .object(["original": .string($0.original), "backup": .string($0.backup)])
-        }))
+    var object = ExportSummary.json(outcome, command: command(commandPath), target: target)
     for (key, value) in extra.members { object.append(key, value) }
     Output.standardOutput(JSONValue.object(object).rendered() + "\n")
   }
 
   /// The plan's object: `ok`, `changed`, the target, the actions, the identities, the backup.
   static func json(_ plan: Plan, _ commandPath: String, dryRun: Bool) -> JSONObject {
-    var object = header(commandPath, dryRun: dryRun, ok: true, changed: plan.changes)
-    object.append("target", .string(plan.target))
-    if dryRun { object.append("targetExists", .bool(plan.targetExists)) }
-    object.append("actions", .array(plan.actions.map { .object(json($0)) }))
-    object.append(
-      "identities",
-      .object([
-        "before": .array(plan.identitiesBefore.map { .string($0) }),
-        "after": .array(plan.identitiesAfter.map { .string($0) }),
-      ]))
-    if let backup = plan.backupDirectory { object.append("backupDirectory", .string(backup)) }
-    appendInterrupted(plan.interruptedChanges, to: &object)
-    return object
+    plan.json(command: command(commandPath), dryRun: dryRun)
   }
 
-  /// `interruptedChanges`, the changes a dry run found unfinished, when there are any.
-  static func appendInterrupted(
-    _ changes: [NodeDirectory.InterruptedChange], to object: inout JSONObject
-  ) {
-    guard !changes.isEmpty else { return }
-    object.append(
-      "interruptedChanges",
-      .array(
-        changes.map {
-          .object([
-            "directory": .string($0.directory), "record": .string($0.record),
-            "finishes": .bool($0.finishes),
-          ])
-        }))
-  }
-
-  private static func header(_ commandPath: String, dryRun: Bool, ok: Bool, changed: Bool)
-    -> JSONObject
-  {
-    [
-      "command": .string(commandPath.split(separator: " ").dropFirst().joined(separator: " ")),
-      "dryRun": .bool(dryRun), "ok": .bool(ok), "changed": .bool(changed),
-    ]
-  }
-
-  private static func json(_ action: PlannedAction) -> JSONObject {
-    var object: JSONObject = ["path": .string(action.path)]
-    switch action.kind {
-    case .create: object.append("action", .string("create"))
-    case .replace(let before):
-      object.append("action", .string("replace"))
-      if let before { object.append("before", .string(before)) }
-    case .moveAside: object.append("action", .string("moveAside"))
-    case .keep: object.append("action", .string("keep"))
-    }
-    if let after = action.after { object.append("after", .string(after)) }
-    return object
-  }
-
-  private static func json(_ conflict: NodeConflict) -> JSONValue {
-    .object([
-      "path": .string(conflict.path), "expected": .string(conflict.expected),
-      "found": .string(conflict.found.summary),
-    ])
+  /// The command's path without the tool's name, as the JSON's `command` names it.
+  private static func command(_ commandPath: String) -> String {
+    commandPath.split(separator: " ").dropFirst().joined(separator: " ")
   }
 }

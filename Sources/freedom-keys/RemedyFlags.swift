@@ -24,6 +24,7 @@ enum RemedyFlags {
     case .exportVaultPassword: "export freedom --vault-password-file"
     case .runAgain: "run this again"
     case .tool: "freedom-keys"
+    case .undo(let directory): "'freedom-keys undo \(directory)'"
     }
   }
 }

@@ -143,7 +143,7 @@ struct VerifyCommand: ParsableCommand {
       findings, passphraseGiven: input.passphrasePath != nil)
     if printsJSON {
       var object: JSONObject = [:]
-      for finding in findings { object.append(finding.check, .object(VerifyText.json(finding))) }
+      for finding in findings { object.append(finding.check, .object(finding.json)) }
       if !backups.isEmpty {
         object.append("backups", .array(backups.map { .string($0.path) }))
       }

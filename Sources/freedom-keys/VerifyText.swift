@@ -11,27 +11,6 @@ enum VerifyText {
   /// "match     0x…", "MISMATCH  expected …, found …", "not present (path)".
   static func line(_ finding: NodeFinding) -> String { NodeText.render(finding.line) }
 
-  /// The node's JSON object, as `verify --json` prints it.
-  static func json(_ finding: NodeFinding) -> JSONObject {
-    var object: JSONObject = [
-      "status": .string(finding.status.rawValue), "expected": .string(finding.expected ?? ""),
-    ]
-    if let found = finding.foundText { object.append("found", .string(found)) }
-    object.append("path", .string(finding.path))
-    if let authenticated = finding.authenticated {
-      object.append("authenticated", .bool(authenticated))
-    }
-    if case .antIdentity(let nonce, let overlay, let readers)? = finding.reason {
-      object.append("nonce", .string(name(nonce)))
-      object.append("overlay", .string(overlay))
-      object.append("acceptedBy", .array(readers.map { .string($0.rawValue) }))
-    }
-    if !finding.problems.isEmpty {
-      object.append("problems", .array(finding.problems.map { .string($0) }))
-    }
-    return object
-  }
-
   /// Why a set of findings fails, or nil when none does (absent fails for a node directory).
   static func failed(_ findings: [NodeFinding], absentFails: Bool) -> CLIError? {
     let failed = findings.filter {
@@ -99,14 +78,5 @@ enum VerifyText {
     object.append("checks", .array(list))
     object.append("ok", .bool(!findings.contains { $0.status == .mismatch }))
     return .object(object)
-  }
-
-  /// The JSON name of an Ant identity's nonce.
-  private static func name(_ nonce: AntIdentity.NonceOrigin) -> String {
-    switch nonce {
-    case .zero: "zero"
-    case .derivedFromKey: "derivedFromKey"
-    case .other: "other"
-    }
   }
 }
