@@ -71,26 +71,9 @@ struct ExportKuboCommand: ParsableCommand {
         return [:]
       },
       report: { outcome in
-        report(outcome, kubo: kubo, repository: repository)
+        if outcome.plan.change != nil { outcome.plan.afterWriting.forEach(NodeText.show) }
+        return kubo.report(outcome)
       })
-  }
-
-  private func report(_ outcome: ExportOutcome<Kubo.Plan>, kubo: Kubo, repository: String)
-    -> String
-  {
-    let plan = outcome.plan
-    guard plan.change != nil else {
-      return NodeText.unchanged(kubo.configPath, "the IPFS identity \(plan.expected)")
-    }
-    plan.afterWriting.forEach(NodeText.show)
-    var text = "Wrote \(kubo.configPath): Identity.PeerID \(plan.expected) and its PrivKey"
-    text += " (mode \(Output.octal(plan.mode)))\n"
-    if let replaced = plan.replacedPeerID {
-      text += "Replaced PeerID \(replaced.isEmpty ? "(none)" : replaced)\n"
-    }
-    text += NodeText.keptAsideLines(outcome.keptAside)
-    text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
-    return text
   }
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {
@@ -119,13 +102,6 @@ struct ExportKuboCommand: ParsableCommand {
       object.append("keptAside", .array([]))
       return Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     }
-    guard outcome == .wrote else {
-      Output.standardOutput(NodeText.unchanged(path, "the IPFS key of \(expected)"))
-      return
-    }
-    var text = "Wrote \(path): the libp2p private key of \(expected) (mode 0600)\n"
-    text += "Import it with: ipfs key import NAME \(path)   (NAME must not be 'self')\n"
-    text += "Then delete \(path): it holds the private key unencrypted.\n"
-    Output.standardOutput(text)
+    Output.standardOutput(Kubo.keyFileReport(path, peerID: expected, wrote: outcome == .wrote))
   }
 }
