@@ -139,35 +139,17 @@ struct VerifyCommand: ParsableCommand {
       }
     }
 
-    let hint = VerifyText.passphraseMayExplain(
+    let hint = NodeFinding.passphraseMayExplain(
       findings, passphraseGiven: input.passphrasePath != nil)
-    if printsJSON {
-      var object: JSONObject = [:]
-      for finding in findings { object.append(finding.check, .object(finding.json)) }
-      if !backups.isEmpty {
-        object.append("backups", .array(backups.map { .string($0.path) }))
-      }
-      object.append("ok", .bool(VerifyText.failed(findings, absentFails: true) == nil))
-      if hint { object.append("passphraseMayExplain", .bool(true)) }
-      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
-    } else {
-      let rows = findings + backups
-      let width = rows.map(\.check.count).max() ?? 0
-      Output.standardOutput(
-        rows.map {
-          $0.check + String(repeating: " ", count: width - $0.check.count + 2)
-            + VerifyText.line($0) + "\n"
-        }.joined())
-    }
-    if let failure = VerifyText.failed(findings, absentFails: true) {
+    Output.standardOutput(
+      printsJSON
+        ? JSONValue.object(
+          NodeFinding.json(nodes: findings, backups: backups, passphraseMayExplain: hint)
+        ).rendered() + "\n"
+        : NodeText.render(NodeFinding.lines(findings + backups)))
+    if let failure = NodeFinding.failure(findings, nothingFound: nothingFound) {
       if hint { Output.hint(VerifyText.passphraseHint) }
-      guard !nothingFound.isEmpty else { throw failure }
-      let empty = Set(nothingFound.map(\.check))
-      let others = findings.filter { !empty.contains($0.check) }
-      throw CLIError.mismatch(
-        nothingFound.map { "nothing of \($0.check) found here: \($0.directory)" }
-          .joined(separator: "; ")
-          + (VerifyText.failed(others, absentFails: true).map { "; \($0)" } ?? ""))
+      throw CLIError.mismatch(failure)
     }
   }
 }
