@@ -78,11 +78,11 @@ struct ExportKuboCommand: ParsableCommand {
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {
     let expected = identity.peerID.base58
+    let flow = ExportFlow(commandPath, export)
     if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: path, json: export.json) {
-        () throws(NodeError) in
+      return try flow.dryRun(target: path) { () throws(NodeError) in
         let action = try Kubo.dryRunKeyFile(path, identity: identity, consent: export.consent)
-        return ExportText.Plan(target: path, actions: [action], changes: action.kind != .keep)
+        return ExportSummary(target: path, actions: [action], changes: action.kind != .keep)
       }
     }
     // What the file held, for the JSON report (the export checks it again as it writes).
@@ -95,12 +95,11 @@ struct ExportKuboCommand: ParsableCommand {
     if let planned {
       // The file the command wrote is the whole change; nothing is kept aside.
       let action = outcome == .wrote ? planned : PlannedAction(path, .keep, after: expected)
-      var object = ExportText.json(
-        ExportText.Plan(target: path, actions: [action], changes: outcome == .wrote),
-        commandPath, dryRun: false)
+      var object = ExportSummary(target: path, actions: [action], changes: outcome == .wrote)
+        .json(command: flow.command, dryRun: false)
       object.append("written", .array(outcome == .wrote ? [.string(path)] : []))
       object.append("keptAside", .array([]))
-      return Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+      return flow.print(object)
     }
     Output.standardOutput(Kubo.keyFileReport(path, peerID: expected, wrote: outcome == .wrote))
   }
