@@ -107,6 +107,11 @@ public struct ExportSummary: Sendable {
   }
 }
 
+extension ExportOutcome {
+  /// Where the change kept what it replaced, and how to delete it (`KeptAside.lines`).
+  public var keptAsideLines: String { NodeChangeResult.KeptAside.lines(keptAside) }
+}
+
 extension NodeDirectory.InterruptedChange {
   /// "The export would first finish an interrupted change from <record> …".
   public var exportNote: String {

@@ -58,7 +58,8 @@ struct ExportAntdCommand: ParsableCommand {
       antd, inputs, target: directory,
       json: { _ in ["overlay": .string(try profile.swarmOverlay().hex)] },
       report: { outcome in
-        try outcome.plan.report(profile: profile) + NodeText.keptAsideLines(outcome.keptAside)
+        try outcome.plan.report(profile: profile)
+          + outcome.keptAsideLines
       })
   }
 

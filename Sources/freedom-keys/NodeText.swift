@@ -25,18 +25,10 @@ enum NodeText {
 
   /// Shows an event on stderr.
   static func show(_ event: NodeEvent) {
-    switch event {
-    case .engine(let line): Output.warning(line)
-    case .sharedSecretFile(let path, let mode):
-      Output.warning(
-        "\(path) is accessible by other users (mode \(Output.octal(mode))); run chmod 600 \(path)")
-    case .antdDataDirElsewhere(let config, let dataDir, let directory):
-      Output.warning(
-        "\(config) sets data-dir: \(dataDir); antd started with this config uses that "
-          + "directory, not \(directory) (desktop Freedom rewrites it at start)")
-    case .keyDerivation(let encrypting, let path, let kdf):
-      KDFNotice.announce(encrypting ? "encrypting the key" : "decrypting \(path)", kdf)
+    if case .keyDerivation(let encrypting, let path, let kdf) = event {
+      return KDFNotice.announce(encrypting ? "encrypting the key" : "decrypting \(path)", kdf)
     }
+    event.warning.map(Output.warning)
   }
 
   /// Runs `body`, a NodeError worded for `context` (a refusal's hint naming only what
@@ -76,16 +68,6 @@ enum NodeText {
     consent: ExportConsent = ExportConsent()
   ) -> String {
     render(NodeConflict.refusal(conflicts, antNonce: antNonce, consent: consent))
-  }
-
-  /// The line for a file that already holds the identity.
-  static func unchanged(_ path: String, _ what: String) -> String {
-    NodeChangeResult.KeptAside.unchanged(path, what)
-  }
-
-  /// Where a change kept what it replaced, and how to delete it (`KeptAside.lines`).
-  static func keptAsideLines(_ kept: [NodeChangeResult.KeptAside]) -> String {
-    NodeChangeResult.KeptAside.lines(kept)
   }
 
   /// `text` as one word for a POSIX shell.
