@@ -70,10 +70,7 @@ struct ExportFlow {
       throw CLIError.mismatch(NodeText.refusal(conflicts, antNonce: antNonce, consent: consent))
     }
     guard !options.json else { return print(plan.json(command: command, dryRun: true)) }
-    var report = TextReport()
-    report.section(plan.dryRunTitle)
-    for row in plan.dryRunRows { report.row(row.action, row.path) }
-    Output.standardOutput(report.rendered + plan.dryRunNotes)
+    Output.standardOutput(TextReport.table(plan.dryRunTitle, plan.dryRunRows) + plan.dryRunNotes)
   }
 
   /// Prints `object` as the one JSON object on stdout.

@@ -52,45 +52,17 @@ struct UndoCommand: ParsableCommand {
 
   func run() throws {
     if dryRun {
-      let plan = try wording { () throws(NodeError) in
-        try NodeUndo.dryRun(path, events: NodeText.show)
-      }
-      return Output.standardOutput(json ? render(json: plan) : render(plan))
+      let plan = try NodeText.run(.export) { try NodeUndo.dryRun(path, events: NodeText.show) }
+      return Output.standardOutput(
+        json
+          ? JSONValue.object(plan.json).rendered() + "\n"
+          : TextReport.table(plan.dryRunTitle, plan.dryRunRows) + plan.dryRunNotes)
     }
-    let outcome = try wording { () throws(NodeError) in
-      try NodeUndo.undo(path, events: NodeText.show)
-    }
-    Output.standardOutput(json ? render(json: outcome) : render(outcome))
-  }
-
-  /// Runs `body`, its errors worded for this command.
-  private func wording<Result>(_ body: () throws(NodeError) -> Result) throws -> Result {
-    do {
-      return try body()
-    } catch {
-      throw NodeText.cliError(error, .export)
-    }
-  }
-
-  private func render(_ plan: UndoPlan) -> String {
-    var report = TextReport()
-    report.section(plan.dryRunTitle)
-    for row in plan.dryRunRows { report.row(row.action, row.path) }
-    return report.rendered + plan.dryRunNotes
-  }
-
-  private func render(_ outcome: UndoOutcome) -> String {
-    var report = TextReport()
-    report.section(outcome.title)
-    for path in outcome.restored { report.row("restored", path) }
-    return report.rendered + NodeText.render(outcome.notes)
-  }
-
-  private func render(json plan: UndoPlan) -> String {
-    JSONValue.object(plan.json).rendered() + "\n"
-  }
-
-  private func render(json outcome: UndoOutcome) -> String {
-    JSONValue.object(outcome.json).rendered() + "\n"
+    let outcome = try NodeText.run(.export) { try NodeUndo.undo(path, events: NodeText.show) }
+    Output.standardOutput(
+      json
+        ? JSONValue.object(outcome.json).rendered() + "\n"
+        : TextReport.table(outcome.title, outcome.restored.map { ("restored", $0) })
+          + NodeText.render(outcome.notes))
   }
 }
