@@ -12,6 +12,12 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
   public static let layout = NodeLayout(
     name: "Ant data directory", files: [identityFile], identityDirectory: nil, identityState: [])
 
+  /// Ant's kind: `ant-dir`.
+  public static let kind = NodeKind(
+    option: "ant-dir", title: "Ant", checks: "Ant's <dir>/\(identityFile)",
+    target: "Ant's <dir>/\(identityFile)"
+  ) { directory, _ in Ant(directory: directory) }
+
   public let directory: String
   /// The overlay nonce an export writes (verify accepts either rule's).
   public let nonce: AntIdentity.NonceRule
@@ -177,5 +183,29 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
     } catch {
       throw .unreadable(path: identityPath, reason: "\(error)")
     }
+  }
+}
+
+extension Ant {
+  /// What an export wrote, with the overlay its nonce gives.
+  public func report(_ outcome: ExportOutcome<Plan>, profile: FreedomProfile) -> String {
+    let (ant, nonceRule) = (self, nonce)
+    let expected = profile.swarm.address.checksummed
+    let rule =
+      switch nonceRule {
+      case .zero: "overlay nonce 0"
+      case .derivedFromKey: "the overlay nonce Ant's library derives from the key"
+      }
+    guard outcome.plan.change != nil else {
+      let what =
+        nonceRule == .zero ? "the Swarm key \(expected)" : "the Swarm key \(expected) with \(rule)"
+      return NodeChangeResult.KeptAside.unchanged(ant.identityPath, what)
+    }
+    var text = "Wrote \(ant.identityPath): Swarm key \(expected), \(rule) (mode 0600)\n"
+    for repaired in outcome.plan.repairs { text += "Repaired: \(repaired)\n" }
+    text += NodeChangeResult.KeptAside.lines(outcome.keptAside)
+    text += "Overlay on mainnet: \(outcome.plan.overlay.hex)"
+    text += nonceRule == .zero ? "\n" : " (not the zero-nonce overlay bee and desktop compute)\n"
+    return text
   }
 }

@@ -28,6 +28,12 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
       "stamperstore",
     ])
 
+  /// antd's kind: `antd-dir`, its keystore opened with the password antd reads.
+  public static let kind = NodeKind(
+    option: "antd-dir", title: "antd", checks: "antd's keystore, opened as antd opens it",
+    target: "antd's <dir>/\(keystoreFile) address", holdsSwarmKeystore: true
+  ) { directory, _ in Antd(directory: directory) }
+
   /// Which reader's rule a keystore is held to.
   public enum KeystoreRule: Sendable {
     /// antd's: a number version 3 and a Keccak-256 MAC.

@@ -23,6 +23,12 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
       "stamperstore",
     ])
 
+  /// bee's kind: `bee-dir`, its keystore opened with the password given.
+  public static let kind = NodeKind(
+    option: "bee-dir", title: "bee", checks: "bee's <dir>/\(keystoreFile)",
+    target: "bee's <dir>/\(keystoreFile) address", holdsSwarmKeystore: true, takesPassword: true
+  ) { Bee(directory: $0, password: $1) }
+
   public let directory: String
   /// The password `verify` decrypts the keystore with; nil compares its address field only.
   public let password: SecureBytes?
@@ -290,5 +296,38 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
       return (start, max(start, end))
     }
     return bytes[start..<end]
+  }
+}
+
+extension Bee {
+  /// What an export wrote and how to start bee; `passwordFile` is the file bee reads the
+  /// password from, nil when the user typed it.
+  public func report(
+    _ outcome: ExportOutcome<Plan>, profile: FreedomProfile, scryptN: UInt64,
+    passwordFile: String?
+  ) throws -> String {
+    let (bee, plan) = (self, outcome.plan)
+    guard plan.change != nil else {
+      return NodeChangeResult.KeptAside.unchanged(
+        keystorePath, "the Swarm key \(plan.expected.checksummed)")
+    }
+    let overlay = try profile.swarmOverlay()
+    var text = "Wrote \(bee.keystorePath): Swarm key \(profile.swarm.address.checksummed)"
+    text += " (scrypt n=\(scryptN), mode 0600)\n"
+    if let replaced = plan.replaced { text += "Replaced the key of \(replaced.checksummed)\n" }
+    text += NodeChangeResult.KeptAside.lines(outcome.keptAside)
+    if plan.writesPasswordFile {
+      text += "Wrote \(bee.passwordFilePath): a new random password (mode 0600)\n"
+    }
+    if let passwordFile {
+      text +=
+        "Start bee with: bee start --data-dir \(directory) --password-file \(passwordFile)\n"
+    } else {
+      text += "Start bee with: bee start --data-dir \(directory) and the password you gave\n"
+    }
+    text += "Overlay with nonce 0 on mainnet: \(overlay.hex)\n"
+    text += "On mainnet bee may mine another overlay nonce (its neighbourhood suggester);\n"
+    text += "the overlay then differs from the one above.\n"
+    return text
   }
 }

@@ -12,6 +12,12 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   public static let layout = NodeLayout(
     name: "kubo repository", files: [configFile], identityDirectory: nil, identityState: [])
 
+  /// kubo's kind: `kubo-repo`.
+  public static let kind = NodeKind(
+    option: "kubo-repo", title: "kubo", checks: "Identity in kubo's <dir>/\(configFile)",
+    target: "kubo's <dir>/\(configFile) PeerID"
+  ) { directory, _ in Kubo(repository: directory) }
+
   public let directory: String
 
   public init(repository: String) { directory = repository }
@@ -265,5 +271,41 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
       throw .files(NodeFileError(.io, error.description))
     }
     return .wrote
+  }
+}
+
+extension Kubo {
+  /// What an export into the repository wrote, and how to start the node.
+  public func report(_ outcome: ExportOutcome<Plan>) -> String {
+    let (kubo, repository) = (self, directory)
+    let plan = outcome.plan
+    guard plan.change != nil else {
+      return NodeChangeResult.KeptAside.unchanged(
+        kubo.configPath, "the IPFS identity \(plan.expected)")
+    }
+    var text = "Wrote \(kubo.configPath): Identity.PeerID \(plan.expected) and its PrivKey"
+    text += " (mode \(Self.octal(plan.mode)))\n"
+    if let replaced = plan.replacedPeerID {
+      text += "Replaced PeerID \(replaced.isEmpty ? "(none)" : replaced)\n"
+    }
+    text += NodeChangeResult.KeptAside.lines(outcome.keptAside)
+    text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
+    return text
+  }
+
+  /// What an export of the key file did, and how to import it.
+  public static func keyFileReport(_ path: String, peerID: String, wrote: Bool) -> String {
+    guard wrote else {
+      return NodeChangeResult.KeptAside.unchanged(path, "the IPFS key of \(peerID)")
+    }
+    return "Wrote \(path): the libp2p private key of \(peerID) (mode 0600)\n"
+      + "Import it with: ipfs key import NAME \(path)   (NAME must not be 'self')\n"
+      + "Then delete \(path): it holds the private key unencrypted.\n"
+  }
+
+  /// A file mode as four octal digits (0600).
+  static func octal(_ mode: UInt32) -> String {
+    let digits = String(mode, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 }

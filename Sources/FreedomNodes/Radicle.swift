@@ -17,6 +17,12 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
     name: "Radicle home", files: [privateKeyFile, publicKeyFile, configFile],
     identityDirectory: keysDirectory, identityState: [])
 
+  /// Radicle's kind: `radicle-home`.
+  public static let kind = NodeKind(
+    option: "radicle-home", title: "Radicle", checks: "<dir>/\(privateKeyFile) and its .pub",
+    target: "<dir>/\(publicKeyFile)"
+  ) { directory, _ in Radicle(home: directory) }
+
   public let directory: String
   public let enclosingDirectories: [EnclosingDirectory]
 
@@ -249,5 +255,40 @@ public struct Radicle: FreedomNode, RecoveryTargetSource {
     case .unreadable(let problem): throw .unreadable(path: problem.path, reason: problem.reason)
     case .present(let key): return [.radicle(RadicleIdentity(publicKey: key))]
     }
+  }
+}
+
+extension Radicle {
+  /// What an export wrote, the key's SSH fingerprint and how to check it.
+  public func report(_ outcome: ExportOutcome<Plan>, identity: Ed25519Identity, alias: String?)
+    -> String
+  {
+    let radicle = self
+    let plan = outcome.plan
+    let expected = plan.expected
+    var text = ""
+    if plan.privateKey == .keep {
+      text += NodeChangeResult.KeptAside.unchanged(
+        radicle.privateKeyPath, "the Radicle key \(expected)")
+    }
+    if plan.publicKey == .keep {
+      text += NodeChangeResult.KeptAside.unchanged(radicle.publicKeyPath, "its public key")
+    }
+    if plan.config == .keep {
+      text += NodeChangeResult.KeptAside.unchanged(radicle.configPath, "the alias")
+    }
+    if plan.privateKey != .keep {
+      text += "Wrote \(radicle.privateKeyPath): the Radicle key \(expected) (mode 0600)\n"
+    }
+    if plan.publicKey != .keep {
+      text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
+    }
+    if let config = plan.config, config != .keep, let alias {
+      text += "Set node.alias to \(JSONValue.quoted(alias)) in \(radicle.configPath)\n"
+    }
+    text += NodeChangeResult.KeptAside.lines(outcome.keptAside)
+    text += "SSH fingerprint: \(identity.radicle.sshFingerprint)\n"
+    if plan.privateKey != .keep { text += "Check it with: RAD_HOME=\(directory) rad self\n" }
+    return text
   }
 }

@@ -46,48 +46,18 @@ struct ExportAntCommand: ParsableCommand {
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
     let ant = Ant(directory: directory, nonce: nonceRule)
-    if export.dryRun {
-      return try ExportText.dryRun(
-        commandPath, target: directory, json: export.json, antNonce: nonceRule
-      ) { () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(ant, profile, consent: export.consent, events: NodeText.show),
-          target: directory)
-      }
-    }
-    let outcome = try NodeText.run(.export) {
-      do {
-        return try NodeSession.export(
-          ant, profile, consent: export.consent, events: NodeText.show)
-      } catch NodeError.refused(let conflicts) {
-        throw CLIError.failure(NodeText.refusal(conflicts, antNonce: nonceRule))
-      }
-    }
-    if export.json {
-      return ExportText.printResult(
-        outcome, commandPath, target: directory,
-        extra: [
+    var flow = ExportFlow(commandPath, export)
+    flow.antNonce = nonceRule
+    try flow.run(
+      ant, profile, target: directory,
+      json: { outcome in
+        [
           "nonce": .string(nonceRule == .zero ? "zero" : "derivedFromKey"),
           "overlay": .string(outcome.plan.overlay.hex),
-        ])
-    }
-    let expected = profile.swarm.address.checksummed
-    let rule =
-      switch nonceRule {
-      case .zero: "overlay nonce 0"
-      case .derivedFromKey: "the overlay nonce Ant's library derives from the key"
-      }
-    guard outcome.plan.change != nil else {
-      let what =
-        nonceRule == .zero ? "the Swarm key \(expected)" : "the Swarm key \(expected) with \(rule)"
-      Output.standardOutput(NodeText.unchanged(ant.identityPath, what))
-      return
-    }
-    var text = "Wrote \(ant.identityPath): Swarm key \(expected), \(rule) (mode 0600)\n"
-    for repaired in outcome.plan.repairs { text += "Repaired: \(repaired)\n" }
-    text += NodeText.keptAsideLines(outcome.keptAside)
-    text += "Overlay on mainnet: \(outcome.plan.overlay.hex)"
-    text += nonceRule == .zero ? "\n" : " (not the zero-nonce overlay bee and desktop compute)\n"
-    Output.standardOutput(text)
+        ]
+      },
+      report: { outcome in
+        ant.report(outcome, profile: profile)
+      })
   }
 }

@@ -54,24 +54,13 @@ struct ExportAntdCommand: ParsableCommand {
     let givenPassword = try passwordPath.map { try Self.readPasswordFile($0) }
     let antd = Antd(directory: directory)
     let inputs = Antd.ExportInputs(profile: profile, password: givenPassword)
-    if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
-        () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(antd, inputs, consent: export.consent, events: NodeText.show),
-          target: directory)
-      }
-    }
-    let outcome = try NodeText.run(.export) {
-      try NodeSession.export(antd, inputs, consent: export.consent, events: NodeText.show)
-    }
-    if export.json {
-      return ExportText.printResult(
-        outcome, commandPath, target: directory,
-        extra: ["overlay": .string(try profile.swarmOverlay().hex)])
-    }
-    Output.standardOutput(
-      try Self.report(outcome.plan, profile: profile) + NodeText.keptAsideLines(outcome.keptAside))
+    try ExportFlow(commandPath, export).run(
+      antd, inputs, target: directory,
+      json: { _ in ["overlay": .string(try profile.swarmOverlay().hex)] },
+      report: { outcome in
+        try outcome.plan.report(profile: profile)
+          + outcome.keptAsideLines
+      })
   }
 
   /// A password file as antd reads `password-file`: trailing CR and LF removed.
@@ -80,46 +69,5 @@ struct ExportAntdCommand: ParsableCommand {
     let password = AntdConfig.passwordFromFile(content)
     guard password.count > 0 else { throw CLIError.failure("the password file \(path) is empty") }
     return password
-  }
-
-  /// The lines `export antd` (and `export freedom` for its antd part) prints for `plan`.
-  /// The report; `startsAntd` false when antd is desktop's (Freedom starts it).
-  static func report(_ plan: Antd.Plan, profile: FreedomProfile, startsAntd: Bool = true) throws
-    -> String
-  {
-    let expected = plan.expected.checksummed
-    guard plan.change != nil else {
-      return NodeText.unchanged(
-        plan.keystorePath, "the Swarm key \(expected), opened by \(Antd.configFile)'s password")
-    }
-    var report =
-      plan.keystore == .keep
-      ? "\(plan.keystorePath) already holds the Swarm key \(expected)\n"
-      : "Wrote \(plan.keystorePath): Swarm key \(expected) (scrypt n=\(Web3Keystore.beeScryptN), mode 0600)\n"
-    switch plan.password {
-    case .keptFromConfig: report += "Password: the one in \(plan.configPath) (kept)\n"
-    case .keptFromPasswordFile(let file):
-      report +=
-        "Password: the one in \(file), as \(Antd.configFile)'s password-file names it (kept)\n"
-    case .wroteRandom:
-      report += "Wrote a new random password into \(plan.configPath)'s password: line (mode 0600)\n"
-    case .wroteGiven:
-      report += "Wrote the password given into \(plan.configPath)'s password: line (mode 0600)\n"
-    }
-    switch plan.keystore {
-    case .rewrite(nil):
-      report +=
-        "Rewrote \(plan.keystorePath) with that password: it holds the mnemonic's key but did "
-        + "not open with it\n"
-    case .rewrite(let refusal?):
-      report += "Rewrote \(plan.keystorePath) as antd reads it: \(refusal)\n"
-    case .replace(.key(let key)): report += "Replaced the key of \(key)\n"
-    case .replace(.keyWithoutAddress): report += "Replaced a key without address\n"
-    default: break
-    }
-    if startsAntd { report += "Start antd with: antd --config=\(plan.configPath)\n" }
-    report +=
-      "Overlay on mainnet (antd uses nonce 0 with a keystore): \(try profile.swarmOverlay().hex)\n"
-    return report
   }
 }

@@ -18,16 +18,17 @@ struct ExportBeeCommand: ParsableCommand {
       abstract: "Write bee's \(Bee.keystoreFile) for the Swarm wallet m/44'/60'/0'/0/1.",
       discussion: """
         The key file is a Web3 Secret Storage (v3) keystore as bee writes it: scrypt
-        (n=32768, r=8, p=1; --scrypt-n 262144 for geth's cost), AES-128-CTR,
+        (n=\(Web3Keystore.beeScryptN), r=8, p=1; --scrypt-n 262144 for geth's cost), AES-128-CTR,
         Keccak-256 MAC, mode 0600 in keys/ (0700). The password file is read as bee
         reads --password-file: leading and trailing newlines are not part of it.
         Without --password-file, <dir>/\(Bee.passwordFile) is used if it exists, else 32 random
         bytes are written there as hex (0600); start bee with
         --password-file <dir>/\(Bee.passwordFile).
-        With --force, a key of another identity is replaced and what bee kept for it
-        is moved into the backup: keys/libp2p_v2.key, keys/pss.key, statestore,
-        localstore, kademlia-metrics, stamperstore.
-        """ + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
+        """ + "\n"
+          + ExportCommand.wrapped(
+            "With --force, a key of another identity is replaced and what bee kept for it is moved "
+              + "into the backup: \(Bee.layout.identityState.joined(separator: ", ")).")
+          + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,
       options: MnemonicOptions.all + [dataDir, passwordFile, scryptN.option]
         + ExportOptions.options(force: "Replace another identity; keep its state aside."))
   }
@@ -61,52 +62,13 @@ struct ExportBeeCommand: ParsableCommand {
     let bee = Bee(directory: directory)
     let inputs = Bee.ExportInputs(
       profile: profile, password: givenPassword, passwordPath: passwordPath, scryptN: scryptCost)
-    if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
-        () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(bee, inputs, consent: export.consent, events: NodeText.show),
-          target: directory)
-      }
-    }
-    let outcome = try NodeText.run(.export) {
-      try NodeSession.export(bee, inputs, consent: export.consent, events: NodeText.show)
-    }
-    let plan = outcome.plan
-    if export.json {
-      return ExportText.printResult(
-        outcome, commandPath, target: directory,
-        extra: ["overlay": .string(try profile.swarmOverlay().hex)])
-    }
-    guard plan.change != nil else {
-      Output.standardOutput(
-        NodeText.unchanged(bee.keystorePath, "the Swarm key \(plan.expected.checksummed)"))
-      return
-    }
-    try report(profile: profile, bee: bee, plan: plan, kept: outcome.keptAside)
-  }
-
-  private func report(
-    profile: FreedomProfile, bee: Bee, plan: Bee.Plan, kept: [KeptAside]
-  ) throws {
-    let overlay = try profile.swarmOverlay()
-    var text = "Wrote \(bee.keystorePath): Swarm key \(profile.swarm.address.checksummed)"
-    text += " (scrypt n=\(scryptCost), mode 0600)\n"
-    if let replaced = plan.replaced { text += "Replaced the key of \(replaced.checksummed)\n" }
-    text += NodeText.keptAsideLines(kept)
-    if plan.writesPasswordFile {
-      text += "Wrote \(bee.passwordFilePath): a new random password (mode 0600)\n"
-    }
-    if passwordPath == "-" {
-      text += "Start bee with: bee start --data-dir \(directory) and the password you gave\n"
-    } else {
-      let passwordHint = passwordPath ?? bee.passwordFilePath
-      text +=
-        "Start bee with: bee start --data-dir \(directory) --password-file \(passwordHint)\n"
-    }
-    text += "Overlay with nonce 0 on mainnet: \(overlay.hex)\n"
-    text += "On mainnet bee may mine another overlay nonce (its neighbourhood suggester);\n"
-    text += "the overlay then differs from the one above.\n"
-    Output.standardOutput(text)
+    try ExportFlow(commandPath, export).run(
+      bee, inputs, target: directory,
+      json: { _ in ["overlay": .string(try profile.swarmOverlay().hex)] },
+      report: { outcome in
+        try bee.report(
+          outcome, profile: profile, scryptN: scryptCost,
+          passwordFile: passwordPath == "-" ? nil : passwordPath ?? bee.passwordFilePath)
+      })
   }
 }

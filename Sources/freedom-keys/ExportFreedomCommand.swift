@@ -12,12 +12,15 @@ struct ExportFreedomCommand: ParsableCommand {
   static let vaultPassword = MnemonicOptions.vaultPasswordFile
   static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
   static let radicleHome = SharedOptions.directory(
-    .radicle, help: "Radicle's home, if not where desktop looks.")
+    Radicle.kind, help: "Radicle's home, if not where desktop looks.")
   static let replaceVault = Option.flag(
     "replace-vault", help: "Replace another mnemonic's vault (kept aside).")
   static let create = Option.flag("create", help: "A new installation: <dir> may be new or empty.")
   static let profile = Option.value(
     "profile", "id", help: "The profile (id or name) of the app root <dir>.")
+
+  static let vaultCipher = DesktopInstallation.vaultCipher
+  static let minimumPassword = DesktopVault.minimumPasswordLength
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -30,8 +33,8 @@ struct ExportFreedomCommand: ParsableCommand {
         Profiles/<id> and R/<slot> change together, under the app root's lock), else
         <dir>/radicle-data, or --radicle-home (a home outside the app root is a second
         transaction); and with
-        --vault-password-file (at least 8 characters, as desktop requires) the vault
-        \(DesktopInstallation.vaultFile) (PBKDF2-SHA256 900,000, AES-256-GCM) and
+        --vault-password-file (at least \(minimumPassword) characters, as desktop requires) the vault
+        \(DesktopInstallation.vaultFile) (\(vaultCipher)) and
         \(DesktopInstallation.vaultMetaFile) exactly as desktop's import writes them. Desktop
         derives from English mnemonics without a BIP-39 passphrase, so both are
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
@@ -111,92 +114,11 @@ struct ExportFreedomCommand: ParsableCommand {
     }
     let inputs = DesktopInstallation.ExportInputs(
       mnemonic: mnemonic, profile: profile, vaultPassword: vaultPassword, alias: aliasName)
-    if export.dryRun {
-      return try ExportText.dryRun(
-        commandPath, target: directory, json: export.json, consent: consent
-      ) {
-        () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(
-            installation, inputs, consent: consent, events: NodeText.show),
-          target: directory)
-      }
+    // Node state (--force) and a vault (--replace-vault) are each consented on their own.
+    var flow = ExportFlow(commandPath, export)
+    flow.consent.replacesVault = replacesVault
+    try flow.run(installation, inputs, target: directory) { outcome in
+      NodeText.render(try installation.report(outcome, profile: profile, alias: aliasName))
     }
-    let outcome = try NodeText.run(.export, consent: consent) {
-      try NodeSession.export(
-        installation, inputs, consent: consent, events: NodeText.show)
-    }
-    if export.json { return ExportText.printResult(outcome, commandPath, target: directory) }
-    Output.standardOutput(try report(installation, outcome, profile: profile))
-  }
-
-  /// What the user agreed the export may replace: node state (`--force`) and a vault
-  /// (`--replace-vault`), each consented on its own.
-  private var consent: ExportConsent {
-    var consent = export.consent
-    consent.replacesVault = replacesVault
-    return consent
-  }
-
-  private func report(
-    _ installation: DesktopInstallation, _ outcome: ExportOutcome<DesktopInstallation.Plan>,
-    profile: FreedomProfile
-  ) throws -> String {
-    let plan = outcome.plan
-    var text = ""
-    if let registration = plan.registration, let appRoot = installation.location.appRoot {
-      text +=
-        "Registered profile \(registration.id) (slot \(registration.slot)) in "
-        + "\(appRoot)/\(DesktopProfileRegistry.fileName) and "
-        + "\(installation.paths.profileMetadata), as desktop Freedom registers one\n"
-    }
-    text += try ExportAntdCommand.report(plan.antd, profile: profile, startsAntd: false)
-    switch (plan.vault, plan.vaultMeta) {
-    case (let vault?, let meta?):
-      text +=
-        vault == .keep
-        ? NodeText.unchanged(installation.vaultPath, "this mnemonic under that password")
-        : "Wrote \(installation.vaultPath): the mnemonic, PBKDF2-SHA256 900,000, AES-256-GCM (mode 0600)\n"
-      text +=
-        meta == .keep
-        ? NodeText.unchanged(installation.vaultMetaPath, "this mnemonic's addresses")
-        : "Wrote \(installation.vaultMetaPath): userWallet \(profile.wallet.address.checksummed), "
-          + "beeWallet \(profile.swarm.address.checksummed)\n"
-    default:
-      text +=
-        "\(installation.paths.identity) untouched (give --vault-password-file to write the vault)\n"
-    }
-    let radicle = installation.radicle
-    switch plan.radicle.config {
-    case .create?:
-      text += "Wrote \(radicle.configPath): node.alias \(JSONValue.quoted(aliasName))\n"
-    case .replace?:
-      text += "Set node.alias to \(JSONValue.quoted(aliasName)) in \(radicle.configPath)\n"
-    default: break
-    }
-    text +=
-      plan.radicle.privateKey == .keep
-      ? NodeText.unchanged(radicle.privateKeyPath, "the Radicle key \(plan.radicle.expected)")
-      : "Wrote \(radicle.privateKeyPath): the Radicle key \(plan.radicle.expected) (mode 0600)\n"
-    if plan.radicle.publicKey != .keep {
-      text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
-    }
-    if plan.quickUnlockMovedAside {
-      text +=
-        "Moved \(installation.quickUnlockPath) aside: it was bound to the old vault; set Touch ID "
-        + "unlock up again in Freedom\n"
-    }
-    text += NodeText.keptAsideLines(outcome.keptAside)
-    if plan.radicleOutside != nil {
-      text +=
-        "Radicle's home is outside \(installation.transactionRoot): written in a second "
-        + "transaction\n"
-    }
-    // Desktop runs antd and Radicle itself; the vault password is what unlocks the wallet.
-    text +=
-      plan.vault == nil
-      ? "Start Freedom: it runs antd on \(installation.paths.antData) and Radicle itself\n"
-      : "Start Freedom and unlock it with the vault password\n"
-    return text
   }
 }

@@ -64,45 +64,25 @@ struct ExportKuboCommand: ParsableCommand {
 
   private func exportIntoRepository(_ repository: String, profile: FreedomProfile) throws {
     let kubo = Kubo(repository: repository)
-    if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: repository, json: export.json) {
-        () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(kubo, profile, consent: export.consent, events: NodeText.show),
-          target: repository)
-      }
-    }
-    let outcome = try NodeText.run(.export) {
-      try NodeSession.export(kubo, profile, consent: export.consent, events: NodeText.show)
-    }
-    let plan = outcome.plan
-    if export.json {
-      plan.afterWriting.forEach(NodeText.show)
-      return ExportText.printResult(outcome, commandPath, target: repository)
-    }
-    guard plan.change != nil else {
-      Output.standardOutput(
-        NodeText.unchanged(kubo.configPath, "the IPFS identity \(plan.expected)"))
-      return
-    }
-    plan.afterWriting.forEach(NodeText.show)
-    var text = "Wrote \(kubo.configPath): Identity.PeerID \(plan.expected) and its PrivKey"
-    text += " (mode \(Output.octal(plan.mode)))\n"
-    if let replaced = plan.replacedPeerID {
-      text += "Replaced PeerID \(replaced.isEmpty ? "(none)" : replaced)\n"
-    }
-    text += NodeText.keptAsideLines(outcome.keptAside)
-    text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
-    Output.standardOutput(text)
+    try ExportFlow(commandPath, export).run(
+      kubo, profile, target: repository,
+      json: { outcome in
+        outcome.plan.afterWriting.forEach(NodeText.show)
+        return [:]
+      },
+      report: { outcome in
+        if outcome.plan.change != nil { outcome.plan.afterWriting.forEach(NodeText.show) }
+        return kubo.report(outcome)
+      })
   }
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {
     let expected = identity.peerID.base58
+    let flow = ExportFlow(commandPath, export)
     if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: path, json: export.json) {
-        () throws(NodeError) in
+      return try flow.dryRun(target: path) { () throws(NodeError) in
         let action = try Kubo.dryRunKeyFile(path, identity: identity, consent: export.consent)
-        return ExportText.Plan(target: path, actions: [action], changes: action.kind != .keep)
+        return ExportSummary(target: path, actions: [action], changes: action.kind != .keep)
       }
     }
     // What the file held, for the JSON report (the export checks it again as it writes).
@@ -115,20 +95,12 @@ struct ExportKuboCommand: ParsableCommand {
     if let planned {
       // The file the command wrote is the whole change; nothing is kept aside.
       let action = outcome == .wrote ? planned : PlannedAction(path, .keep, after: expected)
-      var object = ExportText.json(
-        ExportText.Plan(target: path, actions: [action], changes: outcome == .wrote),
-        commandPath, dryRun: false)
+      var object = ExportSummary(target: path, actions: [action], changes: outcome == .wrote)
+        .json(command: flow.command, dryRun: false)
       object.append("written", .array(outcome == .wrote ? [.string(path)] : []))
       object.append("keptAside", .array([]))
-      return Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+      return flow.print(object)
     }
-    guard outcome == .wrote else {
-      Output.standardOutput(NodeText.unchanged(path, "the IPFS key of \(expected)"))
-      return
-    }
-    var text = "Wrote \(path): the libp2p private key of \(expected) (mode 0600)\n"
-    text += "Import it with: ipfs key import NAME \(path)   (NAME must not be 'self')\n"
-    text += "Then delete \(path): it holds the private key unencrypted.\n"
-    Output.standardOutput(text)
+    Output.standardOutput(Kubo.keyFileReport(path, peerID: expected, wrote: outcome == .wrote))
   }
 }

@@ -51,44 +51,11 @@ struct ExportRadicleCommand: ParsableCommand {
     let comment = alias ?? Self.defaultComment
     let radicle = Radicle(home: directory)
     let inputs = Radicle.ExportInputs(identity: identity, alias: alias, comment: comment)
-    if export.dryRun {
-      return try ExportText.dryRun(commandPath, target: directory, json: export.json) {
-        () throws(NodeError) in
-        ExportText.Plan(
-          try NodeSession.dryRun(radicle, inputs, consent: export.consent, events: NodeText.show),
-          target: directory)
-      }
-    }
-    let outcome = try NodeText.run(.export) {
-      try NodeSession.export(radicle, inputs, consent: export.consent, events: NodeText.show)
-    }
-    if export.json {
-      return ExportText.printResult(
-        outcome, commandPath, target: directory,
-        extra: ["sshFingerprint": .string(identity.radicle.sshFingerprint)])
-    }
-    let plan = outcome.plan
-    let expected = plan.expected
-    var text = ""
-    if plan.privateKey == .keep {
-      text += NodeText.unchanged(radicle.privateKeyPath, "the Radicle key \(expected)")
-    }
-    if plan.publicKey == .keep {
-      text += NodeText.unchanged(radicle.publicKeyPath, "its public key")
-    }
-    if plan.config == .keep { text += NodeText.unchanged(radicle.configPath, "the alias") }
-    if plan.privateKey != .keep {
-      text += "Wrote \(radicle.privateKeyPath): the Radicle key \(expected) (mode 0600)\n"
-    }
-    if plan.publicKey != .keep {
-      text += "Wrote \(radicle.publicKeyPath): its public key (mode 0644)\n"
-    }
-    if let config = plan.config, config != .keep, let alias {
-      text += "Set node.alias to \(JSONValue.quoted(alias)) in \(radicle.configPath)\n"
-    }
-    text += NodeText.keptAsideLines(outcome.keptAside)
-    text += "SSH fingerprint: \(identity.radicle.sshFingerprint)\n"
-    if plan.privateKey != .keep { text += "Check it with: RAD_HOME=\(directory) rad self\n" }
-    Output.standardOutput(text)
+    try ExportFlow(commandPath, export).run(
+      radicle, inputs, target: directory,
+      json: { _ in ["sshFingerprint": .string(identity.radicle.sshFingerprint)] },
+      report: { outcome in
+        radicle.report(outcome, identity: identity, alias: alias)
+      })
   }
 }

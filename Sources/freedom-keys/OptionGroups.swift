@@ -16,18 +16,10 @@ enum SharedOptions {
     Option.value("freedom-dir", "dir", help: help).aliased("user-data")
   }
 
-  /// A node directory named for its kind, as verify and recover take them.
-  enum NodeDirectory: String {
-    case bee = "bee-dir"
-    case antd = "antd-dir"
-    case ant = "ant-dir"
-    case kubo = "kubo-repo"
-    case radicle = "radicle-home"
-  }
-
-  /// `--bee-dir`, `--antd-dir`, `--ant-dir`, `--kubo-repo` or `--radicle-home`.
-  static func directory(_ kind: NodeDirectory, help: String) -> Option {
-    .value(kind.rawValue, "dir", help: help)
+  /// A node kind's directory, as verify and recover take them (`--bee-dir`, `--kubo-repo`, …:
+  /// the name the kind declares).
+  static func directory(_ kind: NodeKind, help: String) -> Option {
+    .value(kind.option, "dir", help: help)
   }
 
   /// `--json`: the result as one JSON object on stdout.

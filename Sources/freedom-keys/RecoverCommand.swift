@@ -66,14 +66,6 @@ struct RecoverCommand: ParsableCommand {
     help: "The overlay's network (default 1, mainnet).")
   static let overlayNonce = SharedOptions.overlayNonce(
     help: "The overlay's 32-byte nonce (default zero).")
-  static let beeDir = SharedOptions.directory(
-    .bee, help: "Target: bee's <dir>/keys/swarm.key address.")
-  static let antdDir = SharedOptions.directory(
-    .antd, help: "Target: antd's <dir>/keys/swarm.key address.")
-  static let kuboRepo = SharedOptions.directory(.kubo, help: "Target: kubo's <dir>/config PeerID.")
-  static let radicleHome = SharedOptions.directory(
-    .radicle, help: "Target: <dir>/keys/radicle.pub.")
-  static let antDir = SharedOptions.directory(.ant, help: "Target: Ant's <dir>/identity.json.")
   static let freedomDir = SharedOptions.freedomDir(
     help: "Target: desktop's vault-meta.json addresses.")
   static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
@@ -86,7 +78,11 @@ struct RecoverCommand: ParsableCommand {
     "progress-interval", "s", help: "Seconds between progress lines (default 30).")
   static let json = SharedOptions.json(help: "Print the result as JSON.")
 
-  static let directoryOptions = [beeDir, antdDir, kuboRepo, radicleHome, antDir, freedomDir]
+  /// The node directories recover reads targets from, Swarm keystores first (the registry's).
+  static let nodeKinds =
+    NodeKind.all.filter(\.holdsSwarmKeystore) + NodeKind.all.filter { !$0.holdsSwarmKeystore }
+  static let directoryOptions =
+    nodeKinds.map { SharedOptions.directory($0, help: "Target: \($0.target).") } + [freedomDir]
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -364,14 +360,8 @@ struct RecoverCommand: ParsableCommand {
   /// The targets a node or Freedom directory names, from public data only.
   static func targets(from directory: String, option: Option) throws -> [RecoveryTarget] {
     try NodeText.run(.recover(option)) {
-      switch option {
-      case beeDir: try NodeSession.recoveryTargets(Bee(directory: directory))
-      case antdDir: try NodeSession.recoveryTargets(Antd(directory: directory))
-      case kuboRepo: try NodeSession.recoveryTargets(Kubo(repository: directory))
-      case radicleHome: try NodeSession.recoveryTargets(Radicle(home: directory))
-      case antDir: try NodeSession.recoveryTargets(Ant(directory: directory))
-      default: try NodeSession.recoveryTargets(DesktopInstallation(userData: directory))
-      }
+      if let kind = NodeKind.named(option.name) { return try kind.recoveryTargets(directory) }
+      return try NodeSession.recoveryTargets(DesktopInstallation(userData: directory))
     }
   }
 }

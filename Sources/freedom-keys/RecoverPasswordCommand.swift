@@ -14,8 +14,9 @@ struct RecoverPasswordCommand: ParsableCommand {
   static let keystore = Option.value(
     "keystore", "path", help: "Target: a web3 v3 keystore (scrypt or pbkdf2).")
   static let freedomDir = SharedOptions.freedomDir(help: "Target: the installation's vault.")
-  static let beeDir = SharedOptions.directory(.bee, help: "Target: bee's <dir>/keys/swarm.key.")
-  static let antdDir = SharedOptions.directory(.antd, help: "Target: antd's <dir>/keys/swarm.key.")
+  static let beeDir = SharedOptions.directory(Bee.kind, help: "Target: bee's <dir>/keys/swarm.key.")
+  static let antdDir = SharedOptions.directory(
+    Antd.kind, help: "Target: antd's <dir>/keys/swarm.key.")
   static let passwordFile = SharedOptions.passwordFile(
     help: "The password as remembered, tried first.")
   static let passwordTypos = Option.value(

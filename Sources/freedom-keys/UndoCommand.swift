@@ -51,92 +51,17 @@ struct UndoCommand: ParsableCommand {
 
   func run() throws {
     if dryRun {
-      let plan = try wording { () throws(NodeError) in
-        try NodeUndo.dryRun(path, events: NodeText.show)
-      }
-      return Output.standardOutput(json ? render(json: plan) : render(plan))
+      let plan = try NodeText.run(.export) { try NodeUndo.dryRun(path, events: NodeText.show) }
+      return Output.standardOutput(
+        json
+          ? JSONValue.object(plan.json).rendered() + "\n"
+          : TextReport.table(plan.dryRunTitle, plan.dryRunRows) + plan.dryRunNotes)
     }
-    let outcome = try wording { () throws(NodeError) in
-      try NodeUndo.undo(path, events: NodeText.show)
-    }
-    Output.standardOutput(json ? render(json: outcome) : render(outcome))
-  }
-
-  /// Runs `body`, its errors worded for this command.
-  private func wording<Result>(_ body: () throws(NodeError) -> Result) throws -> Result {
-    do {
-      return try body()
-    } catch {
-      throw NodeText.cliError(error, .export)
-    }
-  }
-
-  private func render(_ plan: UndoPlan) -> String {
-    var report = TextReport()
-    let backups = plan.restores.map(\.backup).joined(separator: " and ")
-    report.section("Dry run, nothing was written; the undo would put back \(backups):")
-    for restore in plan.restores {
-      for path in restore.restored { report.row("restore", path) }
-      for path in restore.keptAside { report.row("keep aside", path) }
-    }
-    var text = report.rendered
-    for change in plan.interruptedChanges {
-      text +=
-        "The undo would first \(change.finishes ? "finish" : "undo") an interrupted change "
-        + "from \(change.record); the plan above is for the directory as it is now\n"
-    }
-    for (restore, folder) in zip(plan.restores, plan.keptIn) where !restore.keptAside.isEmpty {
-      text += "What is in place would be kept in \(folder) (named by the time of the undo)\n"
-    }
-    return text
-  }
-
-  private func render(_ outcome: UndoOutcome) -> String {
-    var report = TextReport()
-    let backups = outcome.backups.joined(separator: " and ")
-    report.section("Put back \(backups) in the \(outcome.kind) \(outcome.directory):")
-    for path in outcome.restored { report.row("restored", path) }
-    var text = report.rendered
-    for (directory, names) in NodeText.backupDirectories(outcome.keptAside) {
-      text +=
-        "Kept what was in place in \(directory): \(names.joined(separator: ", ")); "
-        + "'freedom-keys undo \(NodeText.shellQuoted(outcome.directory))' puts it back\n"
-    }
-    return text
-  }
-
-  private func render(json plan: UndoPlan) -> String {
-    var object = header(changed: true)
-    object.append("directory", .string(plan.directory))
-    object.append("kind", .string(plan.kind))
-    object.append("backups", .array(plan.restores.map { .string($0.backup) }))
-    object.append("restored", .array(plan.restores.flatMap(\.restored).map { .string($0) }))
-    object.append("keptAside", .array(plan.restores.flatMap(\.keptAside).map { .string($0) }))
-    let keptIn = zip(plan.restores, plan.keptIn).filter { !$0.0.keptAside.isEmpty }.map(\.1)
-    if !keptIn.isEmpty { object.append("keptIn", .array(keptIn.map { .string($0) })) }
-    ExportText.appendInterrupted(plan.interruptedChanges, to: &object)
-    return JSONValue.object(object).rendered() + "\n"
-  }
-
-  private func render(json outcome: UndoOutcome) -> String {
-    var object = header(changed: true)
-    object.append("directory", .string(outcome.directory))
-    object.append("kind", .string(outcome.kind))
-    object.append("backups", .array(outcome.backups.map { .string($0) }))
-    object.append("restored", .array(outcome.restored.map { .string($0) }))
-    object.append(
-      "keptAside",
-      .array(
-        outcome.keptAside.map {
-          .object(["original": .string($0.original), "backup": .string($0.backup)])
-        }))
-    return JSONValue.object(object).rendered() + "\n"
-  }
-
-  private func header(changed: Bool) -> JSONObject {
-    [
-      "command": .string("undo"), "dryRun": .bool(dryRun), "ok": .bool(true),
-      "changed": .bool(changed),
-    ]
+    let outcome = try NodeText.run(.export) { try NodeUndo.undo(path, events: NodeText.show) }
+    Output.standardOutput(
+      json
+        ? JSONValue.object(outcome.json).rendered() + "\n"
+        : TextReport.table(outcome.title, outcome.restored.map { ("restored", $0) })
+          + NodeText.render(outcome.notes))
   }
 }

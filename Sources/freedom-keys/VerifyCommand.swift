@@ -4,16 +4,12 @@ import VaultKeys
 
 /// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
 struct VerifyCommand: ParsableCommand {
-  static let beeDir = SharedOptions.directory(.bee, help: "Check bee's <dir>/\(Bee.keystoreFile).")
+  /// `--bee-dir`, `--kubo-repo`, …: one option per node kind of the registry.
+  static let nodeDirectories = NodeKind.all.map {
+    SharedOptions.directory($0, help: "Check \($0.checks).")
+  }
   static let passwordFile = SharedOptions.passwordFile(
     help: "Decrypt the keystore with this password.")
-  static let kuboRepo = SharedOptions.directory(
-    .kubo, help: "Check Identity in kubo's <dir>/\(Kubo.configFile).")
-  static let radicleHome = SharedOptions.directory(
-    .radicle, help: "Check <dir>/\(Radicle.privateKeyFile) and its .pub.")
-  static let antDir = SharedOptions.directory(.ant, help: "Check Ant's <dir>/\(Ant.identityFile).")
-  static let antdDir = SharedOptions.directory(
-    .antd, help: "Check antd's keystore, opened as antd opens it.")
   static let json = SharedOptions.json(help: "Print JSON instead of one line per node.")
   static let freedomDir = SharedOptions.freedomDir(
     help: "Check a whole desktop installation (userData).")
@@ -50,19 +46,23 @@ struct VerifyCommand: ParsableCommand {
         and desktop's other files are reported too. A directory with nothing of
         Freedom's (or of the node given) is exit 3: "nothing of … found here".
         """,
-      options: MnemonicOptions.all + [
-        beeDir, passwordFile, kuboRepo, radicleHome, antDir, antdDir, freedomDir,
-        ExportFreedomCommand.profile, json,
+      options: MnemonicOptions.all + directoryOptions + [
+        freedomDir, ExportFreedomCommand.profile, json,
       ])
   }
 
+  /// The node directories in help order: `--password-file` after the kinds it decrypts.
+  static var directoryOptions: [Option] {
+    let last = NodeKind.all.lastIndex(where: \.takesPassword) ?? -1
+    return zip(NodeKind.all.indices, nodeDirectories).flatMap { index, option in
+      index == last ? [option, passwordFile] : [option]
+    }
+  }
+
   let input: MnemonicOptions
-  let beeDirectory: String?
+  /// The node directories given, in the registry's order.
+  let directories: [(kind: NodeKind, path: String)]
   let passwordPath: String?
-  let kuboRepository: String?
-  let radicleDirectory: String?
-  let antDirectory: String?
-  let antdDirectory: String?
   /// With --freedom-dir: the password of the installation's vault.
   let vaultPasswordPath: String?
   let printsJSON: Bool
@@ -80,31 +80,29 @@ struct VerifyCommand: ParsableCommand {
     if profileName == "" { throw arguments.usage("--profile <id> is empty") }
     vaultPasswordPath = arguments.value(MnemonicOptions.vaultPasswordFile)
     input = try MnemonicOptions(arguments, passwordAlsoWritesVault: freedomDirectory != nil)
-    beeDirectory = arguments.value(Self.beeDir)
+    directories = zip(NodeKind.all, Self.nodeDirectories).compactMap { kind, option in
+      arguments.value(option).map { (kind, $0) }
+    }
     passwordPath = arguments.value(Self.passwordFile)
-    kuboRepository = arguments.value(Self.kuboRepo)
-    radicleDirectory = arguments.value(Self.radicleHome)
-    antDirectory = arguments.value(Self.antDir)
-    antdDirectory = arguments.value(Self.antdDir)
     printsJSON = arguments.flag(Self.json)
-    let directories = [
-      beeDirectory, kuboRepository, radicleDirectory, antDirectory, antdDirectory,
-    ]
     if let freedomDirectory {
       if freedomDirectory.isEmpty { throw arguments.usage("a directory given is empty") }
-      if directories.contains(where: { $0 != nil }) || passwordPath != nil {
+      if !directories.isEmpty || passwordPath != nil {
         throw arguments.usage("--freedom-dir checks a whole installation: give it alone")
       }
       return
     }
-    guard directories.contains(where: { $0 != nil }) else {
-      throw arguments.usage(
-        "give at least one of --bee-dir, --kubo-repo, --radicle-home, --ant-dir, --antd-dir, "
-          + "--freedom-dir")
+    guard !directories.isEmpty else {
+      let names = (Self.nodeDirectories + [Self.freedomDir]).map { "--" + $0.name }
+      throw arguments.usage("give at least one of " + names.joined(separator: ", "))
     }
-    if directories.contains("") { throw arguments.usage("a directory given is empty") }
-    if passwordPath != nil, beeDirectory == nil {
-      throw arguments.usage("--password-file <path> only applies with --bee-dir <dir>")
+    if directories.contains(where: \.path.isEmpty) {
+      throw arguments.usage("a directory given is empty")
+    }
+    let decrypting = zip(NodeKind.all, Self.nodeDirectories).filter { $0.0.takesPassword }
+    if passwordPath != nil, !directories.contains(where: \.kind.takesPassword) {
+      let names = decrypting.map(\.1.synopsis).joined(separator: " or ")
+      throw arguments.usage("\(Self.passwordFile.synopsis) only applies with \(names)")
     }
     try KeystorePassword.checkStandardInput(
       passwordPath: passwordPath, input: input, arguments: arguments)
@@ -129,51 +127,29 @@ struct VerifyCommand: ParsableCommand {
     // The backups each directory holds, listed after the nodes.
     var backups: [NodeFinding] = []
     try NodeText.run(.verify) {
-      func check(_ node: some FreedomNode) throws {
-        let all = try NodeSession.verify(node, against: profile, events: NodeText.show)
-        backups += all.filter(VerifyText.isBackup)
-        let found = all.filter { !VerifyText.isBackup($0) }
+      for (kind, directory) in directories {
+        let all = try kind.verify(
+          directory, password: password, against: profile, events: NodeText.show)
+        backups += all.filter(\.isBackup)
+        let found = all.filter { !$0.isBackup }
         if let first = found.first, found.allSatisfy({ $0.status == .absent }) {
-          nothingFound.append((first.check, node.directory))
+          nothingFound.append((first.check, directory))
         }
         findings += found
       }
-      if let beeDirectory { try check(Bee(directory: beeDirectory, password: password)) }
-      if let kuboRepository { try check(Kubo(repository: kuboRepository)) }
-      if let radicleDirectory { try check(Radicle(home: radicleDirectory)) }
-      if let antDirectory { try check(Ant(directory: antDirectory)) }
-      if let antdDirectory { try check(Antd(directory: antdDirectory)) }
     }
 
-    let hint = VerifyText.passphraseMayExplain(
+    let hint = NodeFinding.passphraseMayExplain(
       findings, passphraseGiven: input.passphrasePath != nil)
-    if printsJSON {
-      var object: JSONObject = [:]
-      for finding in findings { object.append(finding.check, .object(VerifyText.json(finding))) }
-      if !backups.isEmpty {
-        object.append("backups", .array(backups.map { .string($0.path) }))
-      }
-      object.append("ok", .bool(VerifyText.failed(findings, absentFails: true) == nil))
-      if hint { object.append("passphraseMayExplain", .bool(true)) }
-      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
-    } else {
-      let rows = findings + backups
-      let width = rows.map(\.check.count).max() ?? 0
-      Output.standardOutput(
-        rows.map {
-          $0.check + String(repeating: " ", count: width - $0.check.count + 2)
-            + VerifyText.line($0) + "\n"
-        }.joined())
-    }
-    if let failure = VerifyText.failed(findings, absentFails: true) {
+    Output.standardOutput(
+      printsJSON
+        ? JSONValue.object(
+          NodeFinding.json(nodes: findings, backups: backups, passphraseMayExplain: hint)
+        ).rendered() + "\n"
+        : NodeText.render(NodeFinding.lines(findings + backups)))
+    if let failure = NodeFinding.failure(findings, nothingFound: nothingFound) {
       if hint { Output.hint(VerifyText.passphraseHint) }
-      guard !nothingFound.isEmpty else { throw failure }
-      let empty = Set(nothingFound.map(\.check))
-      let others = findings.filter { !empty.contains($0.check) }
-      throw CLIError.mismatch(
-        nothingFound.map { "nothing of \($0.check) found here: \($0.directory)" }
-          .joined(separator: "; ")
-          + (VerifyText.failed(others, absentFails: true).map { "; \($0)" } ?? ""))
+      throw CLIError.mismatch(failure)
     }
   }
 }

@@ -58,8 +58,9 @@ enum VerifyFreedomDir {
     }
     Output.standardOutput(
       json
-        ? VerifyText.rowsJSON(findings, userData: userData).rendered() + "\n"
-        : VerifyText.rows(findings))
+        ? NodeFinding.rowsJSON(findings, userData: userData) { NodeText.render($0) }.rendered()
+          + "\n"
+        : NodeText.render(NodeFinding.rows(findings)))
     if let failure = VerifyText.failed(findings, absentFails: false) { throw failure }
   }
 }

@@ -170,11 +170,11 @@ import VaultKeys
   }
 }
 
-@Suite struct DesktopUserDataTests {
+@Suite struct DesktopProfileSlotTests {
   /// profile.json's slot as desktop reads it (JSON.parse, Number.isInteger): see
   /// DesktopProfileMetadataTests for every case.
   @Test func profileSlotIsReadAsDesktopReadsIt() {
-    func slot(_ text: String) -> Int? { DesktopUserData.profileSlot(json: Array(text.utf8)) }
+    func slot(_ text: String) -> Int? { DesktopProfileMetadata.slot(json: Array(text.utf8)) }
     #expect(slot(#"{"slot": 2, "ports": {"bee": 1633}}"#) == 2)
     #expect(slot(#"{"name": "default", "slot": 0}"#) == 0)
     #expect(slot(#"{"slot": -1}"#) == -1)
@@ -185,18 +185,4 @@ import VaultKeys
     #expect(slot("not json") == nil)
   }
 
-  @Test func layout() {
-    let data = DesktopUserData.linuxDefault(home: "/home/u", xdgConfigHome: nil)
-    #expect(data.root == "/home/u/.config/Freedom")
-    #expect(data.antKeystore == "/home/u/.config/Freedom/ant-data/keys/swarm.key")
-    #expect(data.antConfig == "/home/u/.config/Freedom/ant-data/config.yaml")
-    #expect(data.vault == "/home/u/.config/Freedom/identity/identity-vault.json")
-    #expect(data.vaultMeta == "/home/u/.config/Freedom/identity/vault-meta.json")
-    #expect(data.beeData == "/home/u/.config/Freedom/bee-data")
-    #expect(data.catalogRadicleHome(slot: 0) == "/home/u/.config/Freedom/R/0")
-    #expect(data.radicleData == "/home/u/.config/Freedom/radicle-data")
-    #expect(DesktopUserData.linuxDefault(home: "/h", xdgConfigHome: "/x/").root == "/x/Freedom")
-    #expect(
-      DesktopUserData.linuxDefault(home: "/h", xdgConfigHome: "").root == "/h/.config/Freedom")
-  }
 }

@@ -44,8 +44,8 @@ import VaultKeys
   }
 
   @Test func theLenientReaderAgreesWhereDesktopReadsASlot() {
-    #expect(DesktopUserData.profileSlot(json: Array(#"{"slot": 1, "slot": 2}"#.utf8)) == 2)
-    #expect(DesktopUserData.profileSlot(json: Array(#"{"slot": 2.0}"#.utf8)) == 2)
-    #expect(DesktopUserData.profileSlot(json: Array("null".utf8)) == nil)
+    #expect(DesktopProfileMetadata.slot(json: Array(#"{"slot": 1, "slot": 2}"#.utf8)) == 2)
+    #expect(DesktopProfileMetadata.slot(json: Array(#"{"slot": 2.0}"#.utf8)) == 2)
+    #expect(DesktopProfileMetadata.slot(json: Array("null".utf8)) == nil)
   }
 }
