@@ -1769,13 +1769,14 @@ def yaml_read(data: bytes) -> tuple[str, object]:
 
 
 def build_yaml_helper(binary: str) -> tuple[pathlib.Path | None, str]:
-    """Compiles the helper against the release build's CryptoPrimitives and VaultKeys."""
+    """Compiles the helper against the release build's SystemCalls, CryptoPrimitives and VaultKeys."""
     release = pathlib.Path(binary).resolve().parent
     output = ROOT / ".build/parity-antdconfig"
     # The objects the build's own file map lists: a glob would also take stale objects of
     # sources that moved to another module since (duplicate symbols at the link).
     objects = []
-    for module in ("CryptoPrimitives", "VaultKeys"):
+    # VaultKeys and every package target beneath it: a module left out fails the link.
+    for module in ("SystemCalls", "CryptoPrimitives", "VaultKeys"):
         try:
             entries = json.loads((release / f"{module}.build/output-file-map.json").read_text())
         except (OSError, ValueError):
