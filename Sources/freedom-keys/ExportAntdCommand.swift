@@ -51,7 +51,9 @@ struct ExportAntdCommand: ParsableCommand {
   func run() throws {
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
-    let givenPassword = try passwordPath.map { try Self.readPasswordFile($0) }
+    let givenPassword = try passwordPath.map {
+      try Self.readPasswordFile($0, isNew: export.passwordsAreNew)
+    }
     let antd = Antd(directory: directory)
     let inputs = Antd.ExportInputs(profile: profile, password: givenPassword)
     try ExportFlow(commandPath, export).run(
@@ -64,8 +66,9 @@ struct ExportAntdCommand: ParsableCommand {
   }
 
   /// A password file as antd reads `password-file`: trailing CR and LF removed.
-  static func readPasswordFile(_ path: String) throws -> SecureBytes {
-    let content = try SecretInput.read(SecretSource(role: "keystore password", path: path))
+  static func readPasswordFile(_ path: String, isNew: Bool = false) throws -> SecureBytes {
+    let content = try SecretInput.read(
+      SecretSource(role: "keystore password", path: path, isNew: isNew))
     let password = AntdConfig.passwordFromFile(content)
     guard password.count > 0 else { throw CLIError.failure("the password file \(path) is empty") }
     return password

@@ -58,7 +58,9 @@ struct ExportBeeCommand: ParsableCommand {
   func run() throws {
     let (_, seed) = try input.readSeed()
     let profile = try FreedomProfile(seed: seed)
-    let givenPassword = try passwordPath.map { try KeystorePassword.read($0) }
+    let givenPassword = try passwordPath.map {
+      try KeystorePassword.read($0, isNew: export.passwordsAreNew)
+    }
     let bee = Bee(directory: directory)
     let inputs = Bee.ExportInputs(
       profile: profile, password: givenPassword, passwordPath: passwordPath, scryptN: scryptCost)

@@ -92,7 +92,8 @@ struct ExportFreedomCommand: ParsableCommand {
     let profile = try FreedomProfile(mnemonic: mnemonic)
     let vaultPassword = try vaultPasswordPath.map { path -> SecureBytes in
       let password = SecretInput.droppingLineEnding(
-        try SecretInput.read(SecretSource(role: "vault password", path: path)))
+        try SecretInput.read(
+          SecretSource(role: "vault password", path: path, isNew: export.passwordsAreNew)))
       do throws(NodeError) {
         try DesktopInstallation.check(vaultPassword: password)
       } catch {

@@ -8,11 +8,10 @@ import SystemCalls
 /// `bytes.Trim(b, "\n")`); a carriage return or a space stays part of the password.
 enum KeystorePassword {
   /// The password in the file at `path`; "-" is standard input, or a prompt with echo off when
-  /// standard input is a terminal (asked twice when it is a new password: `export`).
-  static func read(_ path: String) throws -> SecureBytes {
+  /// standard input is a terminal (asked twice when it `isNew`: an export encrypts with it).
+  static func read(_ path: String, isNew: Bool = false) throws -> SecureBytes {
     if path == "-", SecretInput.standardInputIsTerminal {
-      let source = SecretSource(
-        role: "keystore password", path: nil, isNew: SecretInput.passwordsAreNew)
+      let source = SecretSource(role: "keystore password", path: nil, isNew: isNew)
       let typed = try SecretInput.prompt(
         "Enter the keystore password (input hidden): ", for: source)
       guard typed.count > 0 else { throw CLIError.failure("no keystore password was entered") }

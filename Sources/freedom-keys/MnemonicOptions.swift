@@ -57,11 +57,6 @@ struct MnemonicOptions {
     phraseReadElsewhere: Bool = false
   ) throws(CLIError) {
     commandPath = arguments.commandPath
-    // An export encrypts with every password it is given: each is new, asked for twice. A dry
-    // run encrypts nothing with it: asking twice guards nothing.
-    SecretInput.passwordsAreNew =
-      commandPath.split(separator: " ").dropFirst().first == "export"
-      && !arguments.flag(ExportOptions.dryRun)
     mnemonicPath = arguments.value(Self.mnemonicFile)
     vaultPath = arguments.value(Self.vaultFile)
     vaultPasswordPath =

@@ -88,6 +88,10 @@ struct ExportOptions {
     json = arguments.flag(Self.json)
   }
 
+  /// Whether a password typed at the prompt is a new one, asked for twice: an export encrypts
+  /// with every password it is given, a dry run with none.
+  var passwordsAreNew: Bool { !dryRun }
+
   /// What the user agreed the export may replace.
   var consent: ExportConsent { ExportConsent(replacesOtherIdentities: forced) }
 }

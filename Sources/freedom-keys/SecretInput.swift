@@ -54,9 +54,8 @@ struct SecretSource: CustomStringConvertible, Sendable {
   /// The path given on the command line; "-" is standard input, nil the terminal prompt.
   let path: String?
   /// Whether the secret is a new one (a password the command encrypts with), which the
-  /// hidden prompt asks for twice; nil: a password is new when the command is an export
-  /// (`SecretInput.passwordsAreNew`).
-  var isNew: Bool? = nil
+  /// hidden prompt asks for twice: an export's passwords, but not in its dry run.
+  var isNew = false
 
   var description: String {
     switch path {
@@ -76,16 +75,6 @@ enum SecretInput {
   /// Whether standard input is a terminal a person could type into.
   static var standardInputIsTerminal: Bool { Platform.isTerminal(Platform.standardInput) }
 
-  /// Whether every password this run reads from "-" or the terminal is a new one: set once by
-  /// `MnemonicOptions` for the `export` commands but their dry runs (everything they are given
-  /// a password for, they encrypt with it), before anything is read.
-  nonisolated(unsafe) static var passwordsAreNew = false
-
-  /// Whether `source` is read as a new secret: asked twice at the prompt.
-  static func isNew(_ source: SecretSource) -> Bool {
-    source.isNew ?? (passwordsAreNew && source.role.hasSuffix("password"))
-  }
-
   /// The content of the file at `source.path` ("-" reads standard input), without a leading
   /// byte order mark, refused unread if larger than `limit`. Warns when the file is readable by
   /// other users, unless `warnsIfShared` is false (an encrypted file is meant to sit on disk).
@@ -97,7 +86,7 @@ enum SecretInput {
   ) throws(SecretInputError) -> SecureBytes {
     let path = source.path ?? "-"
     if path == "-", standardInputIsTerminal, source.role.hasSuffix("password") {
-      let prompted = SecretSource(role: source.role, path: nil, isNew: isNew(source))
+      let prompted = SecretSource(role: source.role, path: nil, isNew: source.isNew)
       return try prompt("Enter the \(source.role) (input hidden): ", for: prompted)
     }
     let standardInput = Platform.standardInput
@@ -125,12 +114,12 @@ enum SecretInput {
   }
 
   /// One line typed at the terminal with echo off (`prompt` goes to standard error); a new
-  /// secret (`isNew(source)`) is asked for a second time and must match.
+  /// secret (`source.isNew`) is asked for a second time and must match.
   static func prompt(_ prompt: String, for source: SecretSource) throws(SecretInputError)
     -> SecureBytes
   {
     let first = try promptOnce(prompt, for: source)
-    guard isNew(source) else { return first }
+    guard source.isNew else { return first }
     let again = try promptOnce("Enter the \(source.role) again to confirm: ", for: source)
     guard again == first else { throw .mismatch(source) }
     return first

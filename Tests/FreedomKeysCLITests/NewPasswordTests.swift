@@ -64,6 +64,40 @@ struct NewPasswordTests {
     #expect(terminal.echoes)
   }
 
+  static let keystorePrompt = "Enter the keystore password (input hidden): "
+  static let keystoreAgain = "Enter the keystore password again to confirm: "
+
+  /// Whether a command asks for a keystore password typed at the terminal a second time: an
+  /// export encrypts with it (asked twice); its dry run and verify only read it (asked once).
+  /// Decided by each command from its own options, not by a process-wide flag.
+  @Test(arguments: [
+    (["export", "bee", "--data-dir"], true), (["export", "antd", "--data-dir"], true),
+    (["export", "bee", "--dry-run", "--data-dir"], false),
+    (["export", "antd", "--dry-run", "--data-dir"], false),
+  ])
+  func theKeystorePasswordIsAskedTwiceOnlyWhenItEncrypts(command: [String], twice: Bool) throws {
+    let fixture = try ExportFixture()
+    let terminal = try PromptTests.PseudoTerminal()
+    let session = try PromptTests.Session(
+      command + [
+        fixture.path("node"), "--mnemonic-file", fixture.mnemonic, "--password-file", "-",
+      ], terminal: terminal)
+    let seen = session.waitForStandardError(containing: Self.keystorePrompt)
+    #expect(seen.hasSuffix(Self.keystorePrompt))
+    #expect(!terminal.echoes)
+    terminal.type("a keystore password\n")
+    if twice {
+      #expect(
+        session.waitForStandardError(containing: Self.keystoreAgain).hasSuffix(Self.keystoreAgain))
+      terminal.type("a keystore password\n")
+    }
+    let (stdout, stderr) = session.finish()
+    #expect(session.process.terminationStatus == 0, "\(stderr)")
+    #expect(!stderr.contains(Self.keystoreAgain))
+    #expect(!stdout.contains("a keystore password") && !stderr.contains("a keystore password"))
+    #expect(FileManager.default.fileExists(atPath: fixture.path("node")) == twice)
+  }
+
   @Test func oneStandardInputCannotCarryTheMnemonicAndTheVaultPassword() throws {
     let fixture = try ExportFixture()
     let run = try CLI.run(
