@@ -118,36 +118,17 @@ struct VerifyCommand: ParsableCommand {
     let profile = try FreedomProfile(seed: seed)
     let password = try passwordPath.map { try KeystorePassword.read($0) }
 
-    // Every check runs before anything is printed: an error leaves stdout empty. Each directory
-    // is read under its lock, after any interrupted export in it was finished or undone, so what
-    // is reported is what the node will read.
-    var findings: [NodeFinding] = []
-    // Directories where nothing of the node was found: a wrong path more often than a lost key.
-    var nothingFound: [(check: String, directory: String)] = []
-    // The backups each directory holds, listed after the nodes.
-    var backups: [NodeFinding] = []
-    try NodeText.run(.verify) {
-      for (kind, directory) in directories {
-        let all = try kind.verify(
-          directory, password: password, against: profile, events: NodeText.show)
-        backups += all.filter(\.isBackup)
-        let found = all.filter { !$0.isBackup }
-        if let first = found.first, found.allSatisfy({ $0.status == .absent }) {
-          nothingFound.append((first.check, directory))
-        }
-        findings += found
-      }
+    // Every check runs before anything is printed: an error leaves stdout empty.
+    let verification = try NodeText.run(.verify) {
+      try NodeVerification(
+        directories, password: password, against: profile, events: NodeText.show)
     }
-
-    let hint = NodeFinding.passphraseMayExplain(
-      findings, passphraseGiven: input.passphrasePath != nil)
+    let hint = verification.passphraseMayExplain(passphraseGiven: input.passphrasePath != nil)
     Output.standardOutput(
       printsJSON
-        ? JSONValue.object(
-          NodeFinding.json(nodes: findings, backups: backups, passphraseMayExplain: hint)
-        ).rendered() + "\n"
-        : NodeText.render(NodeFinding.lines(findings + backups)))
-    if let failure = NodeFinding.failure(findings, nothingFound: nothingFound) {
+        ? JSONValue.object(verification.json(passphraseMayExplain: hint)).rendered() + "\n"
+        : NodeText.render(verification.lines))
+    if let failure = verification.failure {
       if hint { Output.hint(VerifyText.passphraseHint) }
       throw CLIError.mismatch(failure)
     }
