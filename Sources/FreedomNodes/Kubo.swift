@@ -212,8 +212,35 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
 
   // MARK: - A key file for `ipfs key import`
 
-  /// What `exportKeyFile` did.
-  public enum KeyFileOutcome: Sendable, Equatable { case wrote, unchanged }
+  /// What `exportKeyFile` did: the action it took, a keep when the file held the key already.
+  public struct KeyFileExport: Sendable {
+    public let action: PlannedAction
+    /// The key's PeerID.
+    public let peerID: String
+    /// Whether the file was written.
+    public var wrote: Bool { action.kind != .keep }
+
+    /// The result as one JSON object: the action taken, the file written, nothing kept aside
+    /// (the file the user named is the whole change); `command` is the export's name.
+    public func json(command: String) -> JSONObject {
+      var object = ExportSummary(target: action.path, actions: [action], changes: wrote)
+        .json(command: command, dryRun: false)
+      object.append("written", .array(wrote ? [.string(action.path)] : []))
+      object.append("keptAside", .array([]))
+      return object
+    }
+
+    /// What was done, and how to import the key.
+    public var report: String {
+      let path = action.path
+      guard wrote else {
+        return NodeChangeResult.KeptAside.unchanged(path, "the IPFS key of \(peerID)")
+      }
+      return "Wrote \(path): the libp2p private key of \(peerID) (mode 0600)\n"
+        + "Import it with: ipfs key import NAME \(path)   (NAME must not be 'self')\n"
+        + "Then delete \(path): it holds the private key unencrypted.\n"
+    }
+  }
 
   /// What `exportKeyFile` would do at `path`: create it, replace another key (only with
   /// consent; `before` its PeerID when it could be read) or keep it; throws the refusal.
@@ -260,9 +287,9 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   /// `ipfs key import`; another key there is replaced only with consent.
   public static func exportKeyFile(
     _ path: String, identity: Ed25519Identity, consent: ExportConsent
-  ) throws(NodeError) -> KeyFileOutcome {
+  ) throws(NodeError) -> KeyFileExport {
     let action = try planKeyFile(path, identity: identity, consent: consent)
-    if action.kind == .keep { return .unchanged }
+    if action.kind == .keep { return KeyFileExport(action: action, peerID: identity.peerID.base58) }
     do {
       try SecureFileWriter.write(
         Libp2pPrivateKey.protobuf(identity.privateKey), to: path, mode: 0o600,
@@ -270,7 +297,7 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
     } catch {
       throw .files(NodeFileError(.io, error.description))
     }
-    return .wrote
+    return KeyFileExport(action: action, peerID: identity.peerID.base58)
   }
 }
 
@@ -291,16 +318,6 @@ extension Kubo {
     text += NodeChangeResult.KeptAside.lines(outcome.keptAside)
     text += "Start the node with: IPFS_PATH=\(repository) ipfs daemon\n"
     return text
-  }
-
-  /// What an export of the key file did, and how to import it.
-  public static func keyFileReport(_ path: String, peerID: String, wrote: Bool) -> String {
-    guard wrote else {
-      return NodeChangeResult.KeptAside.unchanged(path, "the IPFS key of \(peerID)")
-    }
-    return "Wrote \(path): the libp2p private key of \(peerID) (mode 0600)\n"
-      + "Import it with: ipfs key import NAME \(path)   (NAME must not be 'self')\n"
-      + "Then delete \(path): it holds the private key unencrypted.\n"
   }
 
   /// A file mode as four octal digits (0600).

@@ -77,7 +77,6 @@ struct ExportKuboCommand: ParsableCommand {
   }
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {
-    let expected = identity.peerID.base58
     let flow = ExportFlow(commandPath, export)
     if export.dryRun {
       return try flow.dryRun(target: path) { () throws(NodeError) in
@@ -85,22 +84,10 @@ struct ExportKuboCommand: ParsableCommand {
         return ExportSummary(target: path, actions: [action], changes: action.kind != .keep)
       }
     }
-    // What the file held, for the JSON report (the export checks it again as it writes).
-    let planned = try NodeText.run(.export) {
-      try export.json ? Kubo.planKeyFile(path, identity: identity, consent: export.consent) : nil
-    }
-    let outcome = try NodeText.run(.export) {
+    let done = try NodeText.run(.export) {
       try Kubo.exportKeyFile(path, identity: identity, consent: export.consent)
     }
-    if let planned {
-      // The file the command wrote is the whole change; nothing is kept aside.
-      let action = outcome == .wrote ? planned : PlannedAction(path, .keep, after: expected)
-      var object = ExportSummary(target: path, actions: [action], changes: outcome == .wrote)
-        .json(command: flow.command, dryRun: false)
-      object.append("written", .array(outcome == .wrote ? [.string(path)] : []))
-      object.append("keptAside", .array([]))
-      return flow.print(object)
-    }
-    Output.standardOutput(Kubo.keyFileReport(path, peerID: expected, wrote: outcome == .wrote))
+    guard !export.json else { return flow.print(done.json(command: flow.command)) }
+    Output.standardOutput(done.report)
   }
 }
