@@ -45,7 +45,7 @@ let package = Package(
       name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives", "SystemCalls"]),
     .target(name: "NodeFiles", dependencies: ["CryptoPrimitives", "SystemCalls"]),
     // The command-line framework: options, commands, help, man pages, completions.
-    .target(name: "CommandLineKit"),
+    .target(name: "CommandLineKit", dependencies: ["SystemCalls"]),
     .target(
       name: "FreedomNodes",
       dependencies: ["VaultKeys", "NodeFiles", "PhraseRecovery", "CryptoPrimitives"]),

@@ -1,4 +1,4 @@
-import SystemCalls
+import CommandLineKit
 
 /// Writing to the standard streams without buffering surprises: results to stdout, everything
 /// meant for the person (prompts, warnings, errors) to stderr.
@@ -10,10 +10,10 @@ enum Output {
   }
 
   /// Writes `text` to standard output.
-  static func standardOutput(_ text: String) { writeAll(text, to: Platform.standardOutput) }
+  static func standardOutput(_ text: String) { StandardStreams.process.output(text) }
 
   /// Writes `text` to standard error.
-  static func standardError(_ text: String) { writeAll(text, to: Platform.standardError) }
+  static func standardError(_ text: String) { StandardStreams.process.error(text) }
 
   /// `freedom-keys: warning: …` on standard error.
   static func warning(_ message: String) {
@@ -25,23 +25,6 @@ enum Output {
     standardError("freedom-keys: hint: \(oneLine(message))\n")
   }
 
-  /// `freedom-keys: error: …` on standard error, always exactly one line.
-  static func error(_ message: String) {
-    standardError("freedom-keys: error: \(oneLine(message))\n")
-  }
-
-  /// `message` with control characters (a newline in a file name, say) made visible as '?'.
-  static func oneLine(_ message: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        message.unicodeScalars.map {
-          $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0
-        }
-      ))
-  }
-
-  private static func writeAll(_ text: String, to descriptor: Int32) {
-    var text = text
-    _ = text.withUTF8 { Platform.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
-  }
+  /// `message` made one line (`StandardStreams.oneLine`).
+  static func oneLine(_ message: String) -> String { StandardStreams.oneLine(message) }
 }

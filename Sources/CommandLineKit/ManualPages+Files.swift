@@ -1,10 +1,9 @@
-import CommandLineKit
 import SystemCalls
 
-/// Writes the man pages `--generate-manual DIR` asks for.
-enum ManualPageFiles {
+/// Writing the man pages `--generate-manual DIR` asks for.
+extension ManualPages {
   /// Writes each page into `directory` (created, with its parents, if it does not exist).
-  static func write(_ pages: [(fileName: String, text: String)], into directory: String)
+  public static func write(_ pages: [(fileName: String, text: String)], into directory: String)
     throws(CLIError)
   {
     try createDirectories(directory)
@@ -24,7 +23,7 @@ enum ManualPageFiles {
       }
     }
     guard Platform.info(path: path)?.type == Platform.directoryType else {
-      throw .failure("\(path) is not a directory; give --generate-manual a directory")
+      throw .failure("\(path) is not a directory; give --\(option.name) a directory")
     }
   }
 
