@@ -151,11 +151,7 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
     case .noFile: return nil
     case .taken(let lock): return lock
     case .heldBy(let process):
-      let holder = process.map { " (process \($0))" } ?? ""
-      throw .files(
-        NodeFileError(
-          .busy, "a kubo daemon\(holder) holds \(path); stop it (ipfs shutdown) and run this again")
-      )
+      throw .running(.kuboDaemon(process: process), directory: directory, lock: path)
     }
   }
 

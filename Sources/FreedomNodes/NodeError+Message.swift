@@ -40,9 +40,9 @@ extension NodeError {
     case .running(.antd, let directory, let lock):
       return "antd is running on \(directory) (it holds \(lock)); stop it (close Freedom) and "
         + "\(remedy: .runAgain); nothing was written"
-    case .running(.kuboDaemon, let directory, let lock):
-      return "a kubo daemon holds \(lock) of \(directory); stop it (ipfs shutdown) and "
-        + "\(remedy: .runAgain)"
+    case .running(.kuboDaemon(let process), _, let lock):
+      return "a kubo daemon\(process.map { " (process \($0))" } ?? "") holds \(lock); stop it "
+        + "(ipfs shutdown) and \(remedy: .runAgain)"
     case .passwordConflict(.beePasswordFile(let path)):
       return "\(path) holds another password than the one given, and would not open "
         + "the new key; nothing was written (remove \(path), or give "

@@ -126,7 +126,11 @@ public enum NodeError: Error, Sendable {
   }
 
   /// A node program that holds a directory while it runs.
-  public enum NodeProgram: Sendable, Equatable { case antd, kuboDaemon }
+  public enum NodeProgram: Sendable, Equatable {
+    case antd
+    /// `ipfs daemon`, and the process that holds its lock when the system names it.
+    case kuboDaemon(process: Int32?)
+  }
 
   /// Two sources of a keystore password that disagree.
   public enum PasswordConflict: Sendable, Equatable {
@@ -188,7 +192,7 @@ extension NodeError: CustomStringConvertible {
     case .ambiguousProfile(let appRoot, let ids):
       "\(appRoot) has several profiles of that name: \(ids.joined(separator: ", "))"
     case .nothingToUndo(let directory): "\(directory) holds no backup to put back"
-    case .notANodeDirectory(let path): "\(path) holds no node directory freedom-keys writes"
+    case .notANodeDirectory(let path): "\(path) holds no node directory this program writes"
     case .linkBelowAppRoot(let path, let appRoot): "\(path) is a symbolic link below \(appRoot)"
     }
   }

@@ -13,6 +13,7 @@ import VaultKeys
     .missingFile(path: "/r/config", needed: .kuboConfig(repository: "/r")),
     .missingFile(path: "/b/keys/swarm.key", needed: .recoveryTarget),
     .running(.antd, directory: "/a", lock: "/a/antd.lock"),
+    .running(.kuboDaemon(process: 7), directory: "/k", lock: "/k/repo.lock"),
     .passwordConflict(.beePasswordFile(path: "/b/password")),
     .passwordConflict(.antdConfigPassword(config: "/a/config.yaml")),
     .invalidInput(.keystoreWithoutAddress(path: "/b/keys/swarm.key")),
@@ -36,6 +37,13 @@ import VaultKeys
   }
 
   @Test func remediesAreTyped() {
+    let daemon = NodeError.running(
+      .kuboDaemon(process: 7), directory: "/k", lock: "/k/repo.lock"
+    ).message(.export)
+    #expect(daemon.remedies == [.runAgain])
+    #expect(
+      daemon.rendered { _ in "try again" }
+        == "a kubo daemon (process 7) holds /k/repo.lock; stop it (ipfs shutdown) and try again")
     #expect(NodeError.kuboWithoutPeerID(path: "/c").message(.recover).remedies == [.givePeerID])
     #expect(
       NodeError.invalidInput(.keystoreWithoutAddress(path: "/k")).message(.recover).remedies
