@@ -1,5 +1,4 @@
 import CommandLineKit
-import CryptoPrimitives
 import VaultKeys
 
 /// `freedom-keys keystore`: tools for Web3 Secret Storage key files.
