@@ -271,19 +271,46 @@ public struct Bee: FreedomNode, RecoveryTargetSource {
     }
   }
 
-  /// A password file's content as bee reads `--password-file`: every leading and trailing line
-  /// feed removed. A byte order mark (bee would keep it) or nothing left is refused.
-  static func password(fromFile bytes: SecureBytes, path: String) throws(NodeError) -> SecureBytes {
-    let hasMark = bytes.withUnsafeBytes { $0.starts(with: [0xEF, 0xBB, 0xBF]) }
-    if hasMark {
-      throw .unreadable(
-        path: path,
-        reason: "it starts with a UTF-8 byte order mark, which bee would read as part of the "
-          + "password; save the file without it")
+  /// Why a password file's content cannot be bee's password.
+  public enum PasswordFileProblem: Error, Equatable, Sendable {
+    /// It starts with a UTF-8 byte order mark, which bee keeps as part of the password: a key
+    /// encrypted without it could never be opened by bee.
+    case byteOrderMark
+    /// Nothing is left once the line feeds are removed.
+    case empty
+
+    /// What is wrong, after the file's name: "is empty".
+    public var reason: String {
+      switch self {
+      case .byteOrderMark:
+        "starts with a UTF-8 byte order mark, which bee would read as part of the password; "
+          + "save the file without it"
+      case .empty: "is empty"
+      }
     }
+  }
+
+  /// A password file's content as bee reads `--password-file`: every leading and trailing line
+  /// feed removed (`trimmingLineFeeds`). A byte order mark (bee would keep it) or nothing left
+  /// is refused.
+  public static func password(fromFile bytes: SecureBytes) throws(PasswordFileProblem)
+    -> SecureBytes
+  {
+    if bytes.withUnsafeBytes({ $0.starts(with: [0xEF, 0xBB, 0xBF]) }) { throw .byteOrderMark }
     let password = trimmingLineFeeds(bytes)
-    guard password.count > 0 else { throw .invalidInput(.emptyPasswordFile(path)) }
+    guard password.count > 0 else { throw .empty }
     return password
+  }
+
+  /// `password(fromFile:)` for the file at `path`, its refusal as a `NodeError`.
+  static func password(fromFile bytes: SecureBytes, path: String) throws(NodeError) -> SecureBytes {
+    do {
+      return try password(fromFile: bytes)
+    } catch .byteOrderMark {
+      throw .unreadable(path: path, reason: PasswordFileProblem.byteOrderMark.reason)
+    } catch {
+      throw .invalidInput(.emptyPasswordFile(path))
+    }
   }
 
   /// `bytes` without leading and trailing line feeds (Go's `bytes.Trim(b, "\n")`, as bee trims

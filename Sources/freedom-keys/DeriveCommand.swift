@@ -1,5 +1,5 @@
 import CommandLineKit
-import CryptoPrimitives
+import FoundationEssentials
 import VaultKeys
 
 /// `freedom-keys derive`: the identities of one mnemonic, or the key at one path.
@@ -62,44 +62,23 @@ struct DeriveCommand: ParsableCommand {
 
   let input: MnemonicOptions
   let printsJSON: Bool
-  let includesSecrets: Bool
-  let walletCount: UInt32
-  let publisherCount: UInt32
-  let networkID: UInt64
-  let overlayNonce: [UInt8]
+  /// What the profile's report lists; with --path only `includesSecrets` applies.
+  let options: ProfileReport.Options
   /// With --path: the single key to print instead of the profile.
-  let singleKey: (path: DerivationPath, curve: Curve)?
+  let singleKey: (path: DerivationPath, curve: ProfileReport.Curve)?
   /// desktop's `vault-meta.json`: given, or found beside the vault.
   let vaultMetaPath: String?
-  /// With --experimental: which of desktop's experimental keys to list.
-  let experimentalKeys: ExperimentalKeys?
-
-  /// The experimental accounts `derive --experimental` lists.
-  struct ExperimentalKeys {
-    /// Railgun account indexes, ascending.
-    let railgunIndexes: [UInt32]
-    /// Kohaku PPv2 account indexes, ascending.
-    let ppv2Indexes: [UInt32]
-    /// The desktop profile whose Railgun storage roots are listed.
-    let railgunProfile: (id: String, userDataDirectory: String)?
-  }
-
-  /// The curves `--curve` accepts.
-  enum Curve: String {
-    case secp256k1, ed25519
-  }
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
     printsJSON = arguments.flag(Self.json)
-    includesSecrets = arguments.flag(Self.includeSecrets)
+    var options = ProfileReport.Options()
+    options.includesSecrets = arguments.flag(Self.includeSecrets)
     let accounts = 0...Self.maximumAccounts
-    walletCount = try arguments.integer(Self.wallets, in: accounts) ?? 0
-    publisherCount = try arguments.integer(Self.publishers, in: accounts) ?? 0
-    networkID = try arguments.value(Self.networkID) ?? SwarmOverlay.mainnet
-    overlayNonce =
-      try arguments.value(Self.overlayNonce)
-      ?? [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
+    options.walletCount = try arguments.integer(Self.wallets, in: accounts) ?? 0
+    options.publisherCount = try arguments.integer(Self.publishers, in: accounts) ?? 0
+    options.networkID = try arguments.value(Self.networkID) ?? options.networkID
+    options.overlayNonce = try arguments.value(Self.overlayNonce) ?? options.overlayNonce
 
     let explicitMeta = arguments.value(Self.vaultMeta)
     if explicitMeta == "" { throw arguments.usage("--vault-meta <path> is empty") }
@@ -109,10 +88,11 @@ struct DeriveCommand: ParsableCommand {
     vaultMetaPath =
       explicitMeta
       ?? (arguments.value(Self.path) == nil
-        ? input.vaultPath.flatMap { DeriveVaultWallets.besideVault($0) } : nil)
+        ? input.vaultPath.flatMap { Self.vaultMeta(besideVault: $0) } : nil)
 
-    experimentalKeys = try Self.experimentalKeys(arguments)
-    if experimentalKeys != nil, arguments.value(Self.path) != nil {
+    options.experimental = try Self.experimentalKeys(arguments)
+    self.options = options
+    if options.experimental != nil, arguments.value(Self.path) != nil {
       throw arguments.usage("--experimental cannot be combined with --path")
     }
 
@@ -126,7 +106,7 @@ struct DeriveCommand: ParsableCommand {
     where arguments.value(option) != nil {
       throw arguments.usage("--\(option.name) cannot be combined with --path")
     }
-    guard let curve = Curve(rawValue: curveName ?? "secp256k1") else {
+    guard let curve = ProfileReport.Curve(rawValue: curveName ?? "secp256k1") else {
       throw arguments.usage("--curve must be secp256k1 or ed25519")
     }
     let path: DerivationPath
@@ -145,7 +125,7 @@ struct DeriveCommand: ParsableCommand {
 
   /// The --experimental selection, or nil without --experimental (then its options are refused).
   private static func experimentalKeys(_ arguments: ParsedArguments) throws(CLIError)
-    -> ExperimentalKeys?
+    -> ExperimentalAccount.Selection?
   {
     let options = [railgunIndex, ppv2Index, railgunProfile, railgunUserData]
     guard arguments.flag(experimental) else {
@@ -154,17 +134,17 @@ struct DeriveCommand: ParsableCommand {
       }
       return nil
     }
-    let profile: (id: String, userDataDirectory: String)?
+    let profile: ExperimentalAccount.RailgunProfile?
     switch (arguments.value(railgunProfile), arguments.value(railgunUserData)) {
     case (nil, nil): profile = nil
     case (let id?, let directory?):
       if id.isEmpty { throw arguments.usage("--railgun-profile <id> is empty") }
       if directory.isEmpty { throw arguments.usage("--railgun-user-data <dir> is empty") }
-      profile = (id, directory)
+      profile = ExperimentalAccount.RailgunProfile(id: id, userDataDirectory: directory)
     default:
       throw arguments.usage("--railgun-profile and --railgun-user-data must be given together")
     }
-    return ExperimentalKeys(
+    return ExperimentalAccount.Selection(
       railgunIndexes: try indexes(arguments, railgunIndex),
       ppv2Indexes: try indexes(arguments, ppv2Index), railgunProfile: profile)
   }
@@ -174,44 +154,53 @@ struct DeriveCommand: ParsableCommand {
     -> [UInt32]
   {
     guard let text = arguments.value(option) else { return [0] }
-    let range = ExperimentalAccount.indexRange
-    let invalid = arguments.usage(
-      "\(option.synopsis) must list indexes \(range.lowerBound) to \(range.upperBound), "
-        + "separated by commas, or ranges such as 0-9")
-    let tooMany = arguments.usage(
-      "\(option.synopsis) may name at most \(maximumAccounts) accounts")
-    func number(_ digits: Substring) throws(CLIError) -> UInt32 {
-      guard !digits.isEmpty, digits.utf8.count <= 5,
-        digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-        let value = UInt32(digits), range.contains(value)
-      else { throw invalid }
-      return value
+    do {
+      return try ExperimentalAccount.indexes(text, limit: maximumAccounts)
+    } catch {
+      switch error {
+      case .invalid:
+        let range = ExperimentalAccount.indexRange
+        throw arguments.usage(
+          "\(option.synopsis) must list indexes \(range.lowerBound) to \(range.upperBound), "
+            + "separated by commas, or ranges such as 0-9")
+      case .tooMany(let limit):
+        throw arguments.usage("\(option.synopsis) may name at most \(limit) accounts")
+      }
     }
-    var chosen = Set<UInt32>()
-    for element in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let bounds = element.split(separator: "-", omittingEmptySubsequences: false)
-      guard bounds.count <= 2 else { throw invalid }
-      let low = try number(bounds[0])
-      let high = bounds.count == 2 ? try number(bounds[1]) : low
-      guard low <= high else { throw invalid }
-      // A range is checked before it is expanded, the union after each step.
-      guard high - low < maximumAccounts else { throw tooMany }
-      chosen.formUnion(low...high)
-      guard chosen.count <= maximumAccounts else { throw tooMany }
+  }
+
+  /// `vault-meta.json` beside a `--vault-file`, when there is one.
+  private static func vaultMeta(besideVault vaultPath: String) -> String? {
+    guard vaultPath != "-" else { return nil }  // a vault on standard input has no directory
+    let directory = vaultPath.lastIndex(of: "/").map { String(vaultPath[...$0]) } ?? "./"
+    let candidate = directory + DesktopVaultMeta.fileName
+    return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
+  }
+
+  /// The `vault-meta.json` at `path`; nothing in it is secret.
+  private static func readVaultMeta(_ path: String) throws -> DesktopVaultMeta {
+    guard let bytes = try ExportFiles.read(path) else {
+      throw CLIError.failure("\(path) does not exist; check --vault-meta")
     }
-    return chosen.sorted()
+    do {
+      return try DesktopVaultMeta(json: bytes)
+    } catch {
+      throw CLIError.failure("\(path): \(error)")
+    }
   }
 
   func run() throws {
     // The metadata is public and read first: a bad file fails before any secret is asked for.
-    let vaultWallets = try vaultMetaPath.map { try DeriveVaultWallets.read($0) }
+    var options = options
+    options.vaultMeta = try vaultMetaPath.map { ($0, try Self.readVaultMeta($0)) }
     let (mnemonic, seed) = try input.readSeed()
     let report =
       if let singleKey {
-        try DeriveReport(command: self, path: singleKey.path, curve: singleKey.curve, seed: seed)
+        try ProfileReport(
+          path: singleKey.path, curve: singleKey.curve, seed: seed,
+          includesSecrets: options.includesSecrets)
       } else {
-        try DeriveReport(
-          command: self, mnemonic: mnemonic, seed: seed, vaultWallets: vaultWallets)
+        try ProfileReport(mnemonic: mnemonic, seed: seed, options: options)
       }
     Output.standardOutput(
       printsJSON ? JSONValue.object(report.json).rendered() + "\n" : report.text.rendered)

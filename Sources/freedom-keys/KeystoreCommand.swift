@@ -1,5 +1,4 @@
 import CommandLineKit
-import CryptoPrimitives
 import VaultKeys
 
 /// `freedom-keys keystore`: tools for Web3 Secret Storage key files.
@@ -75,55 +74,9 @@ struct KeystoreInspectCommand: ParsableCommand {
       }
     }
 
-    var object: JSONObject = [:]
-    var report = TextReport()
-    report.section("")
-    func add(_ key: String, _ label: String, _ value: JSONValue) {
-      object.append(key, value)
-      report.row(label, value.plainText)
-    }
-    if let address = keystore.address {
-      add("address", "Address", .string(address.checksummed))
-    } else {
-      report.row("Address", "(none stated)")
-    }
-    if let id = keystore.id { add("id", "ID", .string(id)) }
-    add("cipher", "Cipher", .string("aes-128-ctr"))
-    add("kdf", "KDF", .string(keystore.kdfName))
-    var parameters: JSONObject = [:]
-    switch keystore.kdf {
-    case .scrypt(let n, let r, let p):
-      parameters = ["n": .number(n), "r": .number(UInt64(r)), "p": .number(UInt64(p))]
-      report.row("KDF parameters", "n=\(n) (2^\(n.trailingZeroBitCount)), r=\(r), p=\(p)")
-    case .pbkdf2(let iterations):
-      parameters = ["prf": .string("hmac-sha256"), "c": .number(UInt64(iterations))]
-      report.row("KDF parameters", "prf=hmac-sha256, c=\(iterations)")
-    }
-    parameters.append("dklen", .number(UInt64(Web3Keystore.derivedKeyByteCount)))
-    parameters.append("salt", .string(Hex.encode(keystore.salt)))
-    object.append("kdfparams", .object(parameters))
-    report.row("Salt", Hex.encode(keystore.salt))
-    object.append("passwordChecked", .bool(keyAddress != nil))
-    if let keyAddress {
-      // decrypt() refuses a key whose address differs from a stated one, so here they agree.
-      report.row("Password", "correct (the MAC matches)")
-      add("keyAddress", "Key address", .string(keyAddress.checksummed))
-      if keystore.address != nil {
-        object.append("addressMatches", .bool(true))
-        report.row("", "the same as the file's address")
-      }
-    } else {
-      report.row("Password", "not checked (--password-file checks it)")
-    }
+    let report = keystore.report(
+      keyAddress: keyAddress, uncheckedPassword: "not checked (--password-file checks it)")
     Output.standardOutput(
-      printsJSON ? JSONValue.object(object).rendered() + "\n" : report.rendered)
-  }
-}
-
-extension JSONValue {
-  /// The value as a summary shows it: strings without quotes.
-  fileprivate var plainText: String {
-    if case .string(let text) = self { return text }
-    return rendered()
+      printsJSON ? JSONValue.object(report.json).rendered() + "\n" : report.text.rendered)
   }
 }

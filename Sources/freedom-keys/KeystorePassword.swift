@@ -18,17 +18,16 @@ enum KeystorePassword {
       return typed
     }
     let source = SecretSource(role: "password", path: path)
-    // SecretInput drops a byte order mark, but bee would keep it as part of the password: a key
-    // encrypted without it could never be opened by bee.
+    // SecretInput drops a byte order mark, which bee's rule refuses: it is looked for first.
     if path != "-", startsWithByteOrderMark(path) {
-      throw CLIError.failure(
-        "\(source) starts with a UTF-8 byte order mark, which bee would read as part of the "
-          + "password; save the file without it")
+      throw CLIError.failure("\(source) \(Bee.PasswordFileProblem.byteOrderMark.reason)")
     }
     let content = try SecretInput.read(source)
-    let password = Bee.trimmingLineFeeds(content)
-    guard password.count > 0 else { throw CLIError.failure("\(source) is empty") }
-    return password
+    do {
+      return try Bee.password(fromFile: content)
+    } catch {
+      throw CLIError.failure("\(source) \(error.reason)")
+    }
   }
 
   /// Refuses `--password-file -` when standard input is a pipe that another input of `input`
