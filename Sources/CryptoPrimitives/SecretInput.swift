@@ -79,13 +79,15 @@ public enum SecretInput {
   public static var standardInputIsTerminal: Bool { Platform.isTerminal(Platform.standardInput) }
 
   /// The content of the file at `source.path` ("-" reads standard input), without a leading
-  /// byte order mark, refused unread if larger than `limit`. A file readable by other users is
+  /// byte order mark unless `keepsByteOrderMark` (for a reader that takes it as part of the
+  /// secret), refused unread if larger than `limit`. A file readable by other users is
   /// named to `warning` (pass nil for an encrypted file, which is meant to sit on disk).
   /// On a terminal, a password given as "-" is answered at a hidden prompt (twice for a new
   /// one), never read with echo on. (A vault given as "-" is read to its end: it is a file's
   /// content, not a line.)
   public static func read(
-    _ source: SecretSource, limit: Int = maximumByteCount, warning: ((String) -> Void)?
+    _ source: SecretSource, limit: Int = maximumByteCount, keepsByteOrderMark: Bool = false,
+    warning: ((String) -> Void)?
   ) throws(SecretInputError) -> SecureBytes {
     let path = source.path ?? "-"
     if path == "-", standardInputIsTerminal, source.role.hasSuffix("password") {
@@ -115,7 +117,7 @@ public enum SecretInput {
     }
     let bytes = try readBounded(descriptor, capacity: capacity, source: source)
     guard bytes.count <= limit else { throw .tooLarge(source, limit: limit) }
-    return try validated(bytes, source: source)
+    return try validated(bytes, source: source, keepsByteOrderMark: keepsByteOrderMark)
   }
 
   /// One line typed at the terminal with echo off (`prompt` goes to standard error); a new
@@ -218,11 +220,11 @@ public enum SecretInput {
 
   // MARK: - Checking
 
-  /// `bytes` without a leading UTF-8 byte order mark, if they are UTF-8 free of control
-  /// characters other than tab, line feed and carriage return.
-  private static func validated(_ bytes: SecureBytes, source: SecretSource)
-    throws(SecretInputError) -> SecureBytes
-  {
+  /// `bytes` without a leading UTF-8 byte order mark (unless `keepsByteOrderMark`), if they
+  /// are UTF-8 free of control characters other than tab, line feed and carriage return.
+  private static func validated(
+    _ bytes: SecureBytes, source: SecretSource, keepsByteOrderMark: Bool = false
+  ) throws(SecretInputError) -> SecureBytes {
     let bomLength = bytes.withUnsafeBytes { $0.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 }
     let problem = bytes.withUnsafeBytes { raw in firstProblem(in: raw, from: bomLength) }
     if let problem {
@@ -232,7 +234,7 @@ public enum SecretInput {
         throw .controlCharacter(source, scalar: scalar, byte: offset + 1)
       }
     }
-    return bomLength == 0 ? bytes : bytes[bomLength..<bytes.count]
+    return bomLength == 0 || keepsByteOrderMark ? bytes : bytes[bomLength..<bytes.count]
   }
 
   private enum Problem {

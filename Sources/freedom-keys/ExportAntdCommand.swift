@@ -39,11 +39,10 @@ struct ExportAntdCommand: ParsableCommand {
   let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    input = try MnemonicOptions(arguments)
-    directory = try arguments.required(Self.dataDir)
     passwordPath = try arguments.nonEmpty(Self.passwordFile)
-    try KeystorePassword.checkStandardInput(
-      passwordPath: passwordPath, input: input, arguments: arguments)
+    input = try MnemonicOptions(
+      arguments, alsoReading: [(Self.passwordFile, passwordPath, "password")])
+    directory = try arguments.required(Self.dataDir)
     export = ExportOptions(arguments)
     commandPath = arguments.commandPath
   }

@@ -41,11 +41,10 @@ struct ExportBeeCommand: ParsableCommand {
   let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    input = try MnemonicOptions(arguments)
-    directory = try arguments.required(Self.dataDir)
     passwordPath = arguments.value(Self.passwordFile)
-    try KeystorePassword.checkStandardInput(
-      passwordPath: passwordPath, input: input, arguments: arguments)
+    input = try MnemonicOptions(
+      arguments, alsoReading: [(Self.passwordFile, passwordPath, "password")])
+    directory = try arguments.required(Self.dataDir)
     let cost = try arguments.value(Self.scryptN) ?? Web3Keystore.beeScryptN
     guard cost & (cost - 1) == 0 else {
       throw arguments.usage("--scrypt-n <n> must be a power of two, such as 32768 or 262144")

@@ -52,9 +52,12 @@ struct MnemonicOptions {
   /// With `passwordAlsoWritesVault` (`export freedom`), `--vault-password-file` without
   /// `--vault-file` is the password of the vault the command writes, not a mnemonic source.
   /// With `phraseReadElsewhere` (`recover --damage-file`), the mnemonic is not asked for.
+  /// `alsoReading` are the command's other secrets (`--password-file`), held to the same rule
+  /// for standard input: named first, with what they hold.
   init(
     _ arguments: ParsedArguments, passwordAlsoWritesVault: Bool = false,
-    phraseReadElsewhere: Bool = false
+    phraseReadElsewhere: Bool = false,
+    alsoReading others: [(option: Option, path: String?, role: String)] = []
   ) throws(CLIError) {
     commandPath = arguments.commandPath
     mnemonicPath = arguments.value(Self.mnemonicFile)
@@ -75,16 +78,18 @@ struct MnemonicOptions {
     // The password of the vault `export freedom` writes is read from standard input too.
     let writtenVaultPassword =
       passwordAlsoWritesVault && vaultPath == nil ? arguments.value(Self.vaultPasswordFile) : nil
-    let fromStandardInput = [
-      (Self.mnemonicFile, mnemonicPath), (Self.vaultFile, vaultPath),
-      (Self.vaultPasswordFile, vaultPasswordPath ?? writtenVaultPassword),
-      (Self.passphraseFile, passphrasePath),
-    ].filter { $0.1 == "-" && !(SecretInput.standardInputIsTerminal && $0.0 != Self.vaultFile) }
-      .map(\.0)
+    let fromStandardInput =
+      (others + [
+        (Self.mnemonicFile, mnemonicPath, "mnemonic"), (Self.vaultFile, vaultPath, "vault"),
+        (Self.vaultPasswordFile, vaultPasswordPath ?? writtenVaultPassword, "vault password"),
+        (Self.passphraseFile, passphrasePath, "passphrase"),
+      ]).filter {
+        $0.path == "-" && !(SecretInput.standardInputIsTerminal && $0.option != Self.vaultFile)
+      }
     if fromStandardInput.count > 1 {
       throw arguments.usage(
-        "--\(fromStandardInput[0].name) and --\(fromStandardInput[1].name) cannot both read "
-          + "standard input")
+        "--\(fromStandardInput[0].option.name) and --\(fromStandardInput[1].option.name) "
+          + "cannot both read standard input")
     }
     if let piped = fromStandardInput.first {
       let prompted: (option: Option, role: String)? =
@@ -95,8 +100,8 @@ struct MnemonicOptions {
         } else { nil }
       if let prompted {
         throw arguments.usage(
-          "--\(piped.name) - needs --\(prompted.option.name) PATH: the \(prompted.role) cannot "
-            + "be asked for while standard input carries the \(Self.role(of: piped))")
+          "--\(piped.option.name) - needs --\(prompted.option.name) PATH: the "
+            + "\(prompted.role) cannot be asked for while standard input carries the \(piped.role)")
       }
     }
     language = try Self.language(arguments.value(Self.language), arguments: arguments)
@@ -118,16 +123,6 @@ struct MnemonicOptions {
   /// `english`, `chinese_simplified`, also written `chinese-simplified`.
   static func language(named name: String) -> Wordlist.Language? {
     Wordlist.Language(rawValue: String(name.lowercased().map { $0 == "-" ? "_" : $0 }))
-  }
-
-  /// What the file named by `option` holds, as messages name it.
-  private static func role(of option: Option) -> String {
-    switch option {
-    case vaultFile: "vault"
-    case vaultPasswordFile: "vault password"
-    case passphraseFile: "passphrase"
-    default: "mnemonic"
-    }
   }
 
   // MARK: - Reading

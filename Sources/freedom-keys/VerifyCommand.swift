@@ -79,11 +79,15 @@ struct VerifyCommand: ParsableCommand {
     }
     if profileName == "" { throw arguments.usage("--profile <id> is empty") }
     vaultPasswordPath = arguments.value(MnemonicOptions.vaultPasswordFile)
-    input = try MnemonicOptions(arguments, passwordAlsoWritesVault: freedomDirectory != nil)
     directories = zip(NodeKind.all, Self.nodeDirectories).compactMap { kind, option in
       arguments.value(option).map { (kind, $0) }
     }
     passwordPath = arguments.value(Self.passwordFile)
+    // The keystore password is a secret read like the mnemonic's, where a directory takes it.
+    let decrypts = freedomDirectory == nil && directories.contains(where: \.kind.takesPassword)
+    input = try MnemonicOptions(
+      arguments, passwordAlsoWritesVault: freedomDirectory != nil,
+      alsoReading: decrypts ? [(Self.passwordFile, passwordPath, "password")] : [])
     printsJSON = arguments.flag(Self.json)
     if let freedomDirectory {
       if freedomDirectory.isEmpty { throw arguments.usage("a directory given is empty") }
@@ -104,8 +108,6 @@ struct VerifyCommand: ParsableCommand {
       let names = decrypting.map(\.1.synopsis).joined(separator: " or ")
       throw arguments.usage("\(Self.passwordFile.synopsis) only applies with \(names)")
     }
-    try KeystorePassword.checkStandardInput(
-      passwordPath: passwordPath, input: input, arguments: arguments)
   }
 
   func run() throws {

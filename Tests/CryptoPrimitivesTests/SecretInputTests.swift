@@ -46,6 +46,13 @@ import Testing
     #expect(warnings.isEmpty)
   }
 
+  @Test func keepsTheByteOrderMarkForAReaderThatTakesIt() throws {
+    let path = try file([0xEF, 0xBB, 0xBF] + Array("pass".utf8))
+    let kept = try SecretInput.read(
+      SecretSource(role: "password", path: path), keepsByteOrderMark: true, warning: nil)
+    #expect(kept == SecureBytes([0xEF, 0xBB, 0xBF] + Array("pass".utf8)))
+  }
+
   @Test func dropsOneLineEndingAndNothingElse() {
     #expect(SecretInput.droppingLineEnding(SecureBytes(utf8: "a\n\n")) == SecureBytes(utf8: "a\n"))
     #expect(SecretInput.droppingLineEnding(SecureBytes(utf8: "a\r")) == SecureBytes(utf8: "a\r"))

@@ -65,6 +65,37 @@ struct OptionGroupTests {
     }
   }
 
+  /// One rule for standard input across the secrets a command reads: the keystore password
+  /// is held to the mnemonic's rule (named first), in every command that takes it.
+  @Test(arguments: [
+    ["export", "bee", "--data-dir"], ["export", "antd", "--data-dir"], ["verify", "--bee-dir"],
+  ])
+  func theKeystorePasswordFollowsTheStandardInputRule(command: [String]) throws {
+    let usage = " (see 'freedom-keys \(command.dropLast().joined(separator: " ")) --help')\n"
+    let cases: [([String], String)] = [
+      (
+        ["--mnemonic-file", "-"],
+        "--password-file and --mnemonic-file cannot both read standard input"
+      ),
+      (
+        [],
+        "--password-file - needs --mnemonic-file PATH: the mnemonic cannot be asked for while "
+          + "standard input carries the password"
+      ),
+      (
+        ["--vault-file", "v.json"],
+        "--password-file - needs --vault-password-file PATH: the vault password cannot be "
+          + "asked for while standard input carries the password"
+      ),
+    ]
+    for (more, message) in cases {
+      let run = try CLI.run(command + ["node", "--password-file", "-"] + more, stdin: "")
+      #expect(run.status == 2)
+      #expect(run.stdout == "")
+      #expect(run.stderr == "freedom-keys: error: " + message + usage)
+    }
+  }
+
   @Test func typedValuesSayWhatTheyMustBe() throws {
     let fixture = try ExportFixture()
     let nonce = try fixture.run(["export", "ant", "--data-dir", fixture.path("a"), "--nonce", "x"])
