@@ -17,6 +17,8 @@ public enum SecretInputError: Error, CustomStringConvertible, Sendable {
   case nothingEntered(SecretSource)
   /// A new secret typed twice at the hidden prompt did not match.
   case mismatch(SecretSource)
+  /// The secret could not be written to standard output; `reason` is the system's explanation.
+  case unwritable(SecretSource, reason: String)
 
   public var description: String {
     switch self {
@@ -32,6 +34,7 @@ public enum SecretInputError: Error, CustomStringConvertible, Sendable {
     case .nothingEntered(let source): "no \(source.role) was entered"
     case .mismatch(let source):
       "the two \(source.role)s entered differ; nothing was written (type the same one twice)"
+    case .unwritable(let source, let reason): "cannot write the \(source.role): \(reason)"
     }
   }
 
@@ -141,6 +144,16 @@ public enum SecretInput {
       throw .tooLarge(source, limit: maximumByteCount)
     }
     return try validated(droppingLineEnding(line), source: source)
+  }
+
+  /// Writes `secret` to standard output straight from its buffer, without a `String` copy;
+  /// `.unwritable` with the system's reason when it could not.
+  public static func writeToStandardOutput(_ secret: SecureBytes, as source: SecretSource)
+    throws(SecretInputError)
+  {
+    if let failure = secret.withUnsafeBytes({ Platform.writeAll(Platform.standardOutput, $0) }) {
+      throw .unwritable(source, reason: SystemError(code: failure).description)
+    }
   }
 
   /// `bytes` without ONE trailing "\n" or "\r\n"; nothing else is stripped.

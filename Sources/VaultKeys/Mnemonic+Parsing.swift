@@ -189,3 +189,14 @@ extension Mnemonic {
     return best?.language
   }
 }
+
+extension Mnemonic {
+  /// "word 3 is abbreviated; …" for the 1-based `positions` of expanded words: what a reader
+  /// tells the user, who typed something other than a word.
+  public static func abbreviationNote(_ positions: [Int]) -> String {
+    let list = positions.map(String.init).joined(separator: ", ")
+    return positions.count == 1
+      ? "word \(list) is abbreviated; read as the English word it begins"
+      : "words \(list) are abbreviated; read as the English words they begin"
+  }
+}

@@ -49,7 +49,7 @@ struct MnemonicCheckCommand: ParsableCommand {
     } else if diagnosis.error == nil {
       var text = "valid — \(diagnosis.wordCount) words, \(diagnosis.language?.rawValue ?? "")\n"
       if !diagnosis.expandedAbbreviations.isEmpty {
-        text += MnemonicOptions.abbreviationNote(diagnosis.expandedAbbreviations) + "\n"
+        text += Mnemonic.abbreviationNote(diagnosis.expandedAbbreviations) + "\n"
       }
       Output.standardOutput(text)
     }

@@ -1,7 +1,6 @@
 import CommandLineKit
 import CryptoPrimitives
 import FreedomNodes
-import SystemCalls
 import VaultKeys
 
 /// `freedom-keys mnemonic generate`: a new mnemonic from libsodium's random generator.
@@ -53,7 +52,7 @@ struct MnemonicGenerateCommand: ParsableCommand {
     let mnemonic = try Mnemonic.generate(wordCount: wordCount, language: language)
     let line = mnemonic.phrase() + SecureBytes([0x0A])
     guard let outputPath else {
-      try Self.writeAll(line, to: Platform.standardOutput)
+      try SecretInput.writeToStandardOutput(line, as: SecretSource(role: "mnemonic", path: nil))
       return
     }
     do {
@@ -64,12 +63,5 @@ struct MnemonicGenerateCommand: ParsableCommand {
     }
     Output.standardOutput(
       "wrote \(wordCount) \(language.rawValue) words to \(outputPath) (mode 0600)\n")
-  }
-
-  /// Writes the secret straight from its buffer, without a `String` copy.
-  private static func writeAll(_ bytes: SecureBytes, to descriptor: Int32) throws(CLIError) {
-    if let failure = bytes.withUnsafeBytes({ Platform.writeAll(descriptor, $0) }) {
-      throw .failure("cannot write the mnemonic: \(Platform.message(failure))")
-    }
   }
 }

@@ -198,17 +198,9 @@ struct MnemonicOptions {
     let mnemonic = try Mnemonic(phrase: readPhrase(), language: language)
     let expanded = mnemonic.expandedAbbreviations
     if !expanded.isEmpty {
-      Output.warning(Self.abbreviationNote(expanded))
+      Output.warning(Mnemonic.abbreviationNote(expanded))
     }
     return mnemonic
-  }
-
-  /// "word 3 is abbreviated; …" for the 1-based `positions` of expanded words.
-  static func abbreviationNote(_ positions: [Int]) -> String {
-    let list = positions.map(String.init).joined(separator: ", ")
-    return positions.count == 1
-      ? "word \(list) is abbreviated; read as the English word it begins"
-      : "words \(list) are abbreviated; read as the English words they begin"
   }
 
   /// The mnemonic and its BIP-39 seed: what every command that derives keys starts from.

@@ -72,13 +72,3 @@ enum NodeText {
   /// `text` as one word for a POSIX shell.
   static func shellQuoted(_ text: String) -> String { NodeMessage.shellQuoted(text) }
 }
-
-extension TextReport {
-  /// One titled section of rows, rendered: a dry run's or an undo's plan.
-  static func table(_ title: String, _ rows: [(String, String)]) -> String {
-    var report = TextReport()
-    report.section(title)
-    for (label, value) in rows { report.row(label, value) }
-    return report.rendered
-  }
-}

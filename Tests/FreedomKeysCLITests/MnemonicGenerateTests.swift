@@ -12,6 +12,22 @@ struct MnemonicGenerateTests {
   ]
   static let wordCounts = [12, 15, 18, 21, 24]
 
+  /// A full standard output is one line naming the mnemonic, exit 1, never a crash.
+  @Test func aFullStandardOutputIsOneError() throws {
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["mnemonic", "generate"]
+    let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    let error = Pipe()
+    process.standardOutput = full
+    process.standardError = error
+    try process.run()
+    let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(stderr == "freedom-keys: error: cannot write the mnemonic: No space left on device\n")
+  }
+
   @Test(arguments: languages, wordCounts)
   func roundTrip(language: String, words: Int) throws {
     let generated = try CLI.run(

@@ -51,3 +51,13 @@ extension JSONValue {
     return rendered()
   }
 }
+
+extension TextReport {
+  /// One titled section of rows, rendered: a plan as a table.
+  public static func table(_ title: String, _ rows: [(String, String)]) -> String {
+    var report = TextReport()
+    report.section(title)
+    for (label, value) in rows { report.row(label, value) }
+    return report.rendered
+  }
+}

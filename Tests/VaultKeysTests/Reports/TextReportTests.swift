@@ -35,6 +35,20 @@ import Testing
     #expect(report.rendered == "Public key  02ab\nwords       24\nmatches     true\n")
   }
 
+  @Test func aTableIsOneTitledSection() {
+    #expect(
+      TextReport.table("Plan", [("create", "/a/key"), ("keep", "/a/config.yaml")])
+        == "Plan\n  create  /a/key\n  keep    /a/config.yaml\n")
+  }
+
+  @Test func theAbbreviationNoteCountsItsWords() {
+    #expect(
+      Mnemonic.abbreviationNote([3]) == "word 3 is abbreviated; read as the English word it begins")
+    #expect(
+      Mnemonic.abbreviationNote([1, 12])
+        == "words 1, 12 are abbreviated; read as the English words they begin")
+  }
+
   @Test func plainTextQuotesNoString() {
     #expect(JSONValue.string("a \"b\"").plainText == "a \"b\"")
     #expect(JSONValue.number(7).plainText == "7")
