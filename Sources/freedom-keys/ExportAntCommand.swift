@@ -32,21 +32,18 @@ struct ExportAntCommand: ParsableCommand {
   let directory: String
   let nonceRule: AntIdentity.NonceRule
   let export: ExportOptions
-  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
     directory = try arguments.required(Self.dataDir)
     nonceRule = try arguments.value(Self.nonce) ?? .zero
     export = ExportOptions(arguments)
-    commandPath = arguments.commandPath
   }
 
   func run() throws {
-    let (_, seed) = try input.readSeed()
-    let profile = try FreedomProfile(seed: seed)
+    let profile = try input.readProfile()
     let ant = Ant(directory: directory, nonce: nonceRule)
-    var flow = ExportFlow(commandPath, export)
+    var flow = ExportFlow(export)
     flow.antNonce = nonceRule
     try flow.run(
       ant, profile, target: directory,

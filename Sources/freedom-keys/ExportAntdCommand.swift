@@ -36,7 +36,6 @@ struct ExportAntdCommand: ParsableCommand {
   let directory: String
   let passwordPath: String?
   let export: ExportOptions
-  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     passwordPath = try arguments.nonEmpty(Self.passwordFile)
@@ -44,18 +43,16 @@ struct ExportAntdCommand: ParsableCommand {
       arguments, alsoReading: [(Self.passwordFile, passwordPath, "password")])
     directory = try arguments.required(Self.dataDir)
     export = ExportOptions(arguments)
-    commandPath = arguments.commandPath
   }
 
   func run() throws {
-    let (_, seed) = try input.readSeed()
-    let profile = try FreedomProfile(seed: seed)
+    let profile = try input.readProfile()
     let givenPassword = try passwordPath.map {
       try Self.readPasswordFile($0, isNew: export.passwordsAreNew)
     }
     let antd = Antd(directory: directory)
     let inputs = Antd.ExportInputs(profile: profile, password: givenPassword)
-    try ExportFlow(commandPath, export).run(
+    try ExportFlow(export).run(
       antd, inputs, target: directory,
       json: { _ in ["overlay": .string(try profile.swarmOverlay().hex)] },
       report: { outcome in

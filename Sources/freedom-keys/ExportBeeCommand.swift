@@ -38,7 +38,6 @@ struct ExportBeeCommand: ParsableCommand {
   let passwordPath: String?
   let scryptCost: UInt64
   let export: ExportOptions
-  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     passwordPath = arguments.value(Self.passwordFile)
@@ -51,19 +50,17 @@ struct ExportBeeCommand: ParsableCommand {
     }
     scryptCost = cost
     export = ExportOptions(arguments)
-    commandPath = arguments.commandPath
   }
 
   func run() throws {
-    let (_, seed) = try input.readSeed()
-    let profile = try FreedomProfile(seed: seed)
+    let profile = try input.readProfile()
     let givenPassword = try passwordPath.map {
       try KeystorePassword.read($0, isNew: export.passwordsAreNew)
     }
     let bee = Bee(directory: directory)
     let inputs = Bee.ExportInputs(
       profile: profile, password: givenPassword, passwordPath: passwordPath, scryptN: scryptCost)
-    try ExportFlow(commandPath, export).run(
+    try ExportFlow(export).run(
       bee, inputs, target: directory,
       json: { _ in ["overlay": .string(try profile.swarmOverlay().hex)] },
       report: { outcome in

@@ -7,21 +7,21 @@ import VaultKeys
 /// is left with its options, help, target parsing and report; the plan and result word
 /// themselves (`ExportSummary`), here they become a table or one JSON object.
 struct ExportFlow {
-  let commandPath: String
   let options: ExportOptions
   /// What the user agreed the export may replace.
   var consent: ExportConsent
   /// The nonce `export ant` writes, which its refusal names.
   var antNonce: AntIdentity.NonceRule = .zero
 
-  init(_ commandPath: String, _ options: ExportOptions) {
-    self.commandPath = commandPath
+  init(_ options: ExportOptions) {
     self.options = options
     consent = options.consent
   }
 
   /// The command's path without the tool's name, as the JSON's `command` names it.
-  var command: String { commandPath.split(separator: " ").dropFirst().joined(separator: " ") }
+  var command: String {
+    options.commandPath.split(separator: " ").dropFirst().joined(separator: " ")
+  }
 
   /// Exports `inputs` into `node` at `target`; `json` adds members to the result's object,
   /// `report` words the result for a terminal.

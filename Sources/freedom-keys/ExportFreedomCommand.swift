@@ -65,7 +65,6 @@ struct ExportFreedomCommand: ParsableCommand {
   let aliasName: String
   let radicleOverride: String?
   let export: ExportOptions
-  let commandPath: String
   let replacesVault: Bool
   let creates: Bool
   let profileName: String?
@@ -80,7 +79,6 @@ struct ExportFreedomCommand: ParsableCommand {
     }
     radicleOverride = try arguments.nonEmpty(Self.radicleHome)
     export = ExportOptions(arguments)
-    commandPath = arguments.commandPath
     replacesVault = arguments.flag(Self.replaceVault)
     creates = arguments.flag(Self.create)
     profileName = try arguments.nonEmpty(Self.profile)
@@ -116,7 +114,7 @@ struct ExportFreedomCommand: ParsableCommand {
     let inputs = DesktopInstallation.ExportInputs(
       mnemonic: mnemonic, profile: profile, vaultPassword: vaultPassword, alias: aliasName)
     // Node state (--force) and a vault (--replace-vault) are each consented on their own.
-    var flow = ExportFlow(commandPath, export)
+    var flow = ExportFlow(export)
     flow.consent.replacesVault = replacesVault
     try flow.run(installation, inputs, target: directory) { outcome in
       NodeText.render(try installation.report(outcome, profile: profile, alias: aliasName))

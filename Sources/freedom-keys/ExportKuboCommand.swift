@@ -37,7 +37,6 @@ struct ExportKuboCommand: ParsableCommand {
   let input: MnemonicOptions
   let target: Target
   let export: ExportOptions
-  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
@@ -49,12 +48,10 @@ struct ExportKuboCommand: ParsableCommand {
     default: throw arguments.usage("the path given to --repo or --key-file is empty")
     }
     export = ExportOptions(arguments)
-    commandPath = arguments.commandPath
   }
 
   func run() throws {
-    let (_, seed) = try input.readSeed()
-    let profile = try FreedomProfile(seed: seed)
+    let profile = try input.readProfile()
     let identity = profile.ipfs
     switch target {
     case .repository(let repository): try exportIntoRepository(repository, profile: profile)
@@ -64,7 +61,7 @@ struct ExportKuboCommand: ParsableCommand {
 
   private func exportIntoRepository(_ repository: String, profile: FreedomProfile) throws {
     let kubo = Kubo(repository: repository)
-    try ExportFlow(commandPath, export).run(
+    try ExportFlow(export).run(
       kubo, profile, target: repository,
       json: { outcome in
         outcome.plan.afterWriting.forEach(NodeText.show)
@@ -77,7 +74,7 @@ struct ExportKuboCommand: ParsableCommand {
   }
 
   private func exportKeyFile(_ path: String, identity: Ed25519Identity) throws {
-    let flow = ExportFlow(commandPath, export)
+    let flow = ExportFlow(export)
     if export.dryRun {
       return try flow.dryRun(target: path) { () throws(NodeError) in
         let action = try Kubo.dryRunKeyFile(path, identity: identity, consent: export.consent)

@@ -32,7 +32,6 @@ struct ExportRadicleCommand: ParsableCommand {
   let directory: String
   let alias: String?
   let export: ExportOptions
-  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     input = try MnemonicOptions(arguments)
@@ -42,16 +41,14 @@ struct ExportRadicleCommand: ParsableCommand {
       throw arguments.usage("invalid --alias: \(problem)")
     }
     export = ExportOptions(arguments)
-    commandPath = arguments.commandPath
   }
 
   func run() throws {
-    let (_, seed) = try input.readSeed()
-    let identity = try FreedomProfile(seed: seed).radicle
+    let identity = try input.readProfile().radicle
     let comment = alias ?? Self.defaultComment
     let radicle = Radicle(home: directory)
     let inputs = Radicle.ExportInputs(identity: identity, alias: alias, comment: comment)
-    try ExportFlow(commandPath, export).run(
+    try ExportFlow(export).run(
       radicle, inputs, target: directory,
       json: { _ in ["sshFingerprint": .string(identity.radicle.sshFingerprint)] },
       report: { outcome in

@@ -203,6 +203,9 @@ struct MnemonicOptions {
     return mnemonic
   }
 
+  /// The identities of the mnemonic and passphrase read: what exports and `verify` start from.
+  func readProfile() throws -> FreedomProfile { try FreedomProfile(seed: readSeed().seed) }
+
   /// The mnemonic and its BIP-39 seed: what every command that derives keys starts from.
   func readSeed() throws -> (mnemonic: Mnemonic, seed: SecureBytes) {
     let mnemonic = try readMnemonic()

@@ -81,8 +81,11 @@ struct ExportOptions {
   let forced: Bool
   let dryRun: Bool
   let json: Bool
+  /// The export's command path (`freedom-keys export bee`), which its JSON names.
+  let commandPath: String
 
   init(_ arguments: ParsedArguments) {
+    commandPath = arguments.commandPath
     forced = arguments.flag(Self.force(help: ""))
     dryRun = arguments.flag(Self.dryRun)
     json = arguments.flag(Self.json)

@@ -116,8 +116,7 @@ struct VerifyCommand: ParsableCommand {
         freedomDirectory, input: input, vaultPasswordPath: vaultPasswordPath, json: printsJSON,
         profile: profileName)
     }
-    let (_, seed) = try input.readSeed()
-    let profile = try FreedomProfile(seed: seed)
+    let profile = try input.readProfile()
     let password = try passwordPath.map { try KeystorePassword.read($0) }
 
     // Every check runs before anything is printed: an error leaves stdout empty.
