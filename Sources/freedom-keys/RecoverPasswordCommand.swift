@@ -85,7 +85,7 @@ struct RecoverPasswordCommand: ParsableCommand {
   let typoModel: TypoModel
   let threadCount: Int
   /// `--shard`: the part of the search this run takes (1/1 without); whether it was given.
-  let shard: RecoverShard
+  let shard: SearchShard
   let shardGiven: Bool
   /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
   let maxHours: Double?
