@@ -1,6 +1,5 @@
 import CommandLineKit
 import CryptoPrimitives
-import Dispatch
 import FoundationEssentials
 import FreedomNodes
 import PhraseRecovery
@@ -87,9 +86,8 @@ struct RecoverPasswordCommand: ParsableCommand {
   /// `--shard`: the part of the search this run takes (1/1 without); whether it was given.
   let shard: SearchShard
   let shardGiven: Bool
-  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
-  let maxHours: Double?
-  let maxHoursText: String
+  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed.
+  let timeLimit: SearchTimeLimit?
   /// `--resume`: the checkpoint file.
   let resumePath: String?
   let outputPath: String?
@@ -137,7 +135,7 @@ struct RecoverPasswordCommand: ParsableCommand {
     }
     typoModel = TypoModel(keyboard: layout)
     (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
-    (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
+    timeLimit = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
     resumePath = try arguments.nonEmpty(RecoverCommand.resume)
     progressSeconds = try RecoverCommand.readProgressInterval(arguments)
@@ -152,18 +150,16 @@ struct RecoverPasswordCommand: ParsableCommand {
       PasswordSearch(target: passwordTarget, passwords: try readPasswords(), threads: threadCount),
       automatic: automatic, part: shard.index, of: shard.count, sharded: shardGiven,
       hashed: resumePath != nil)
-    let report = RecoverPasswordReport(
-      self, file: file, session: session, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
+    let report = RecoverPasswordReport(self, file: file, session: session)
     report.announce()
     let checkpoint = resumePath.map { PasswordCheckpointFile(path: $0, sharded: shard.count > 1) }
-    let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
     let result: PasswordSession.Result
     do {
-      result = try RecoverInterrupt.catching {
+      result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: checkpoint, deadline: deadline,
-          progressInterval: progressSeconds ?? (report.onTerminal ? 1 : 30),
-          shouldStop: { RecoverInterrupt.requested }, onEvent: report.say)
+          checkpoint: checkpoint, deadline: timeLimit?.deadline(),
+          progressInterval: progressSeconds ?? report.progress.standardInterval,
+          shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {
       throw checkpoint.map { $0.refusal(mismatch.reason) } ?? mismatch.reason

@@ -13,14 +13,10 @@ final class RecoverPasswordReport {
   let session: PasswordSession
   let progress: ProgressLine
 
-  init(
-    _ command: RecoverPasswordCommand, file: String, session: PasswordSession, onTerminal: Bool
-  ) {
+  init(_ command: RecoverPasswordCommand, file: String, session: PasswordSession) {
     (self.command, self.file, self.session) = (command, file, session)
-    progress = ProgressLine(onTerminal: onTerminal)
+    progress = ProgressLine()
   }
-
-  var onTerminal: Bool { progress.onTerminal }
 
   /// The engine, then what is searched: "searching 371 passwords of identity-vault.json
   /// (PBKDF2-HMAC-SHA256, 900000 iterations) on 2 threads".
@@ -45,7 +41,7 @@ final class RecoverPasswordReport {
     guard let found = outcome.found else {
       guard outcome.isComplete else {
         let stopped =
-          result.expired ? "stopped after --max-hours \(command.maxHoursText)" : "interrupted"
+          result.expired ? "stopped after --max-hours \(command.timeLimit?.text ?? "")" : "interrupted"
         throw CLIError.interrupted(
           "\(stopped) after \(RecoveryText.tried(result, of: session)): "
             + RecoverReport.resumeHint(command.resumePath))

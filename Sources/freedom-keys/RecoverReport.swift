@@ -9,12 +9,10 @@ final class RecoverReport {
   let command: RecoverCommand
   let progress: ProgressLine
 
-  init(_ command: RecoverCommand, onTerminal: Bool) {
+  init(_ command: RecoverCommand) {
     self.command = command
-    progress = ProgressLine(onTerminal: onTerminal)
+    progress = ProgressLine()
   }
-
-  var onTerminal: Bool { progress.onTerminal }
   private func say(_ line: String) { progress.say(line) }
 
   // MARK: - Events
@@ -57,11 +55,11 @@ final class RecoverReport {
     case .interruptedWhileCounting: .interrupted(RecoveryText.interruptedWhileCounting)
     case .deadlineBeforePhase(let next):
       .interrupted(
-        "stopped after --max-hours \(command.maxHoursText) before phase \(next) of \(phases): "
+        "stopped after --max-hours \(command.timeLimit?.text ?? "") before phase \(next) of \(phases): "
           + resumeHint)
     case .deadline:
       .interrupted(
-        "stopped after --max-hours \(command.maxHoursText), having searched \(searched): "
+        "stopped after --max-hours \(command.timeLimit?.text ?? ""), having searched \(searched): "
           + resumeHint)
     case .interrupted: .interrupted("interrupted after searching \(searched): \(resumeHint)")
     }
