@@ -314,7 +314,7 @@ struct RecoverCommand: ParsableCommand {
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(RecoverFiles.Checkpoint.init),
+          checkpoint: resumePath.map(CheckpointFile.init),
           deadline: timeLimit?.deadline(),
           progressInterval: progressSeconds ?? report.progress.standardInterval, collect: 100,
           shouldStop: { SearchInterrupt.requested },

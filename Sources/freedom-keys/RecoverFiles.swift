@@ -4,30 +4,9 @@ import FreedomNodes
 import PhraseRecovery
 import SystemCalls
 
-/// The files `recover` writes: the checkpoint (`--resume`) and the found phrase (`--out`).
+/// The files `recover` writes: the found phrase or password (`--out`), and what a checkpoint
+/// (`--resume`) that cannot be used says.
 enum RecoverFiles {
-  /// A checkpoint kept in a file, replaced atomically as the search goes (mode 0600).
-  struct Checkpoint: RecoveryCheckpointStore {
-    let path: String
-
-    func load() throws -> RecoveryProgress? {
-      guard let bytes = try ExportFiles.read(path) else { return nil }
-      do {
-        return try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
-      } catch {
-        throw checkpointFailure(path, error)
-      }
-    }
-
-    func save(_ progress: RecoveryProgress) throws {
-      do {
-        try UserFiles.write(progress.jsonBytes(), to: path, mode: 0o600, replacing: true)
-      } catch {
-        throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
-      }
-    }
-  }
-
   /// The one line for a checkpoint that cannot be used.
   static func checkpointFailure(_ path: String, _ error: RecoveryCheckpointError) -> CLIError {
     switch error {

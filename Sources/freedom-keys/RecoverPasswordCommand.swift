@@ -152,17 +152,16 @@ struct RecoverPasswordCommand: ParsableCommand {
       hashed: resumePath != nil)
     let report = RecoverPasswordReport(self, file: file, session: session)
     report.announce()
-    let checkpoint = resumePath.map { PasswordCheckpointFile(path: $0, sharded: shard.count > 1) }
     let result: PasswordSession.Result
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: checkpoint, deadline: timeLimit?.deadline(),
+          checkpoint: resumePath.map(CheckpointFile.init), deadline: timeLimit?.deadline(),
           progressInterval: progressSeconds ?? report.progress.standardInterval,
           shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {
-      throw checkpoint.map { $0.refusal(mismatch.reason) } ?? mismatch.reason
+      throw checkpointRefusal(mismatch.reason)
     } catch {
       report.progress.clear()
       throw error
@@ -178,16 +177,12 @@ struct RecoverPasswordCommand: ParsableCommand {
       let json = try SecretInput.read(
         SecretSource(role: "vault", path: path), limit: DesktopVault.maxByteCount,
         warnsIfShared: false)
-      return (path, .vault(try Self.vault(json, file: path)))
+      return (path, try PasswordTarget(vault: json, file: path))
     case Self.keystore:
       guard let bytes = try ExportFiles.read(path) else {
         throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs a keystore")
       }
-      do {
-        return (path, .keystore(try Web3Keystore(json: bytes)))
-      } catch {
-        throw CLIError.failure("\(path) is not a web3 v3 keystore: \(error)")
-      }
+      return (path, try PasswordTarget(keystore: bytes, file: path))
     case Self.freedomDir:
       let installation = try NodeText.run(.recover(option)) {
         try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
@@ -197,11 +192,9 @@ struct RecoverPasswordCommand: ParsableCommand {
         try installation.requireRightDirectory()
         return try NodeSession.reading(installation, events: NodeText.show) { $0.vault }
       }
-      guard let json else {
-        throw CLIError.failure(
-          "\(installation.vaultPath) does not exist: this installation has no vault to open")
-      }
-      return (installation.vaultPath, .vault(try Self.vault(json, file: installation.vaultPath)))
+      let file = installation.vaultPath
+      guard let json else { throw PasswordTargetError.noVault(file: file) }
+      return (file, try PasswordTarget(vault: json, file: file))
     default:
       let stored = try NodeText.run(.recover(option)) {
         option == Self.beeDir
@@ -215,14 +208,6 @@ struct RecoverPasswordCommand: ParsableCommand {
         throw CLIError.failure("\(file) does not exist: \(option.synopsis) needs it to open")
       case .unreadable(let problem): throw CLIError.failure(problem.description)
       }
-    }
-  }
-
-  private static func vault(_ json: SecureBytes, file: String) throws -> DesktopVault {
-    do {
-      return try DesktopVault(json: json)
-    } catch {
-      throw CLIError.failure("\(file) is not a desktop Freedom identity vault: \(error)")
     }
   }
 
@@ -243,17 +228,10 @@ struct RecoverPasswordCommand: ParsableCommand {
         SecretSource(role: "password tokens", path: path),
         limit: RecoverCommand.candidatesByteLimit)
     }
-    if automatic, let remembered {
-      // Two likely typos, or one when two would be too many to hold.
-      for typos in [2, 1] {
-        if let set = try? PasswordSet(
-          remembered: remembered, typos: typos, oneEdit: true, model: typoModel)
-        {
-          return set
-        }
-      }
-    }
     do {
+      if automatic, let remembered {
+        return try PasswordSet(automatic: remembered, model: typoModel)
+      }
       return try PasswordSet(
         remembered: remembered, typos: typoCount, model: typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
