@@ -123,3 +123,22 @@ extension ShardCollection {
     return .object(object)
   }
 }
+
+extension ShardCollectionError {
+  /// What to do about results of more than one search, split or part, in words that name no
+  /// tool; nil where only the caller can say (how to run a part again, what its results are).
+  package var remedy: String? {
+    switch self {
+    case .otherFile: "collect the results of one file's search in a directory of their own"
+    case .otherSearch(_, _, .password):
+      "collect the results of one search in a directory of their own (a search whose "
+        + "passwords, typos, tokens or candidates changed is another search)"
+    case .otherSearch:
+      "collect the results of one search in a directory of their own (a search whose words, "
+        + "passphrases, options or targets changed is another search)"
+    case .otherSplit: "a search is split one way; remove the results of the other split"
+    case .duplicate: "keep one"
+    default: nil
+    }
+  }
+}

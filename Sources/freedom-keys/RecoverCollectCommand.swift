@@ -86,18 +86,9 @@ struct RecoverCollectCommand: ParsableCommand {
       case .otherKind:
         "collect the results of one search in a directory of their own ('recover' writes phrase "
           + "shards, 'recover password' password shards)"
-      case .otherFile:
-        "collect the results of one file's search in a directory of their own"
-      case .otherSearch(_, _, .password):
-        "collect the results of one search in a directory of their own (a search whose "
-          + "passwords, typos, tokens or candidates changed is another search)"
-      case .otherSearch:
-        "collect the results of one search in a directory of their own (a search whose words, "
-          + "passphrases, options or targets changed is another search)"
-      case .otherSplit: "a search is split one way; remove the results of the other split"
-      case .duplicate: "keep one"
       case .countsExceedSearch, .countsDoNotAddUp:
         "the results were changed or are of different versions; run the shards again"
+      case .otherFile, .otherSearch, .otherSplit, .duplicate: error.remedy ?? ""
       }
     return .failure("\(error): \(fix)")
   }
