@@ -123,8 +123,6 @@ struct RecoverCommand: ParsableCommand {
   let typoModel: TypoModel
   /// Whether a damage model was given; without one, the automatic phases run.
   let givesDamage: Bool
-  /// Whether `--shard` was given (even 1/1): then exactly the search given, no phases.
-  let shardGiven: Bool
   /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed.
   let timeLimit: SearchTimeLimit?
   /// The damage options given (all zero without them).
@@ -135,8 +133,10 @@ struct RecoverCommand: ParsableCommand {
   let givenTargets: [RecoveryTarget]
   let directories: [(option: Option, path: String)]
   let threadCount: Int
-  let shardIndex: Int
-  let shardCount: Int
+  /// `--shard`: the part of the search this run takes (1/1 without); whether it was given
+  /// (even 1/1: then exactly the search given, no phases).
+  let shard: SearchShard
+  let shardGiven: Bool
   let resumePath: String?
   let outputPath: String?
   /// Seconds between progress lines; nil: 1 on a terminal, else 30.
@@ -198,10 +198,7 @@ struct RecoverCommand: ParsableCommand {
       throw arguments.usage("a directory given is empty")
     }
 
-    let run = try RecoverShard.readRunControl(arguments)
-    (shardIndex, shardCount, shardGiven, threadCount) = (
-      run.shard.index, run.shard.count, run.given, run.threads
-    )
+    (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
     resumePath = arguments.value(Self.resume)
     outputPath = arguments.value(Self.out)
     if resumePath == "" || outputPath == "" {
@@ -303,7 +300,7 @@ struct RecoverCommand: ParsableCommand {
     let session = try RecoverySession(
       phrase: damaged, damage: givesDamage ? damage : nil, targets: targets,
       passphrases: try readPassphrases(),
-      configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount),
+      configuration: .init(threads: threadCount, shardIndex: shard.index, shardCount: shard.count),
       sharded: shardGiven, typos: typoModel)
     if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")

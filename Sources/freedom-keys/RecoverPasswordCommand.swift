@@ -184,17 +184,12 @@ struct RecoverPasswordCommand: ParsableCommand {
       }
       return (path, try PasswordTarget(keystore: bytes, file: path))
     case Self.freedomDir:
-      let installation = try NodeText.run(.recover(option)) {
-        try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
+      return try NodeText.run(.recover(option)) {
+        let installation =
+          try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
           ?? DesktopInstallation(userData: path)
+        return try NodeSession.passwordTarget(installation, events: NodeText.show)
       }
-      let json = try NodeText.run(.recover(option)) {
-        try installation.requireRightDirectory()
-        return try NodeSession.reading(installation, events: NodeText.show) { $0.vault }
-      }
-      let file = installation.vaultPath
-      guard let json else { throw PasswordTargetError.noVault(file: file) }
-      return (file, try PasswordTarget(vault: json, file: file))
     default:
       let stored = try NodeText.run(.recover(option)) {
         option == Self.beeDir

@@ -90,13 +90,11 @@ final class RecoverReport {
   func finish(_ result: RecoverySession.Result, session: RecoverySession) throws {
     let (printsJSON, outputPath) = (command.printsJSON, command.outputPath)
     // A shard's result, even of a stopped run, says how far it got, for `recover collect`.
-    let part = printsJSON ? result.part : nil
+    let part = printsJSON ? result.part.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } : nil
     switch result.ending {
     case .stopped(let stop):
       // Between phases no search was under way: nothing to collect.
-      if let part, !stop.isBetweenPhases {
-        Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self))
-      }
+      if let part, !stop.isBetweenPhases { Output.standardOutput(part) }
       throw stopped(stop, result, phases: session.phases.count)
     case .counted(let candidates):
       try reportCount(candidates, result.progress, candidates: result.phase.recovery.range.count)
@@ -110,14 +108,14 @@ final class RecoverReport {
         }
       }
       if let part {
-        Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self))
+        Output.standardOutput(part)
       } else if !printsJSON {
         Output.standardOutput(
           (earlier ? "found earlier\n" : "")
             + Self.describe(found, outputPath: outputPath))
       }
     case .exhausted:
-      if let part { Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self)) }
+      if let part { Output.standardOutput(part) }
       throw exhausted(
         result, automatic: session.isAutomatic, phases: session.phases.count)
     }
