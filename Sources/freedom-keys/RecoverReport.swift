@@ -101,10 +101,9 @@ final class RecoverReport {
       return
     case .found(let found, let earlier):
       if let outputPath {
-        try RecoverFiles.write(found.mnemonic.phrase() + SecureBytes([0x0A]), to: outputPath)
-        if found.passphraseOrigin != .given {
-          try RecoverFiles.write(
-            found.passphrase + SecureBytes([0x0A]), to: outputPath + ".passphrase")
+        try RecoverFiles.write(found.phraseLine, to: outputPath)
+        if let line = found.passphraseLine {
+          try RecoverFiles.write(line, to: outputPath + ".passphrase")
         }
       }
       if let part {
@@ -133,10 +132,7 @@ final class RecoverReport {
           "\(RecoveryText.grouped(valid)) candidates pass the checksum; --out writes at most "
             + "100 of them: give a target (--address, --bee-dir, …) to find the right one")
       }
-      let lines = found.reduce(SecureBytes(count: 0) { _ in }) {
-        $0 + $1.mnemonic.phrase() + SecureBytes([0x0A])
-      }
-      try RecoverFiles.write(lines, to: outputPath)
+      try RecoverFiles.write(RecoveredPhrase.lines(found), to: outputPath)
     }
     if printsJSON {
       let json = RecoveryText.countedJSON(

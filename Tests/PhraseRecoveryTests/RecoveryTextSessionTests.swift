@@ -152,3 +152,25 @@ struct RecoveryTextSessionTests {
     #expect(line(.progress(progress, of: 200)) == "25.0% (50 of 200 passwords) · 5.0/s · ETA 30 s")
   }
 }
+
+/// What the files of a phrase found hold.
+@Suite("recover: the files of a phrase found")
+struct RecoveredPhraseFilesTests {
+  @Test func aPhraseALine() throws {
+    let session = try RecoverySessionTests.session([12: "?"], damage: RecoveryDamage(), targets: [])
+    let result = try session.run(collect: 200)
+    guard case .counted(let found?) = result.ending, found.count == 128 else {
+      Issue.record("not 128 phrases counted")
+      return
+    }
+    let text = RecoveredPhrase.lines(Array(found.prefix(2))).withUnsafeBytes {
+      String(decoding: $0, as: UTF8.self)
+    }
+    let first = found[0].mnemonic.phrase().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    let second = found[1].mnemonic.phrase().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    #expect(text == first + "\n" + second + "\n")
+    #expect(found[0].phraseLine.count == found[0].mnemonic.phrase().count + 1)
+    // The passphrase given is the user's: no file of it.
+    #expect(found[0].passphraseLine == nil)
+  }
+}
