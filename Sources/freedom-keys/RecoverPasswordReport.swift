@@ -41,7 +41,8 @@ final class RecoverPasswordReport {
     guard let found = outcome.found else {
       guard outcome.isComplete else {
         let stopped =
-          result.expired ? "stopped after --max-hours \(command.timeLimit?.text ?? "")" : "interrupted"
+          result.expired
+          ? "stopped after --max-hours \(command.timeLimit?.text ?? "")" : "interrupted"
         throw CLIError.interrupted(
           "\(stopped) after \(RecoveryText.tried(result, of: session)): "
             + RecoverReport.resumeHint(command.resumePath))

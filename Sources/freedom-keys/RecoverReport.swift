@@ -90,7 +90,8 @@ final class RecoverReport {
   func finish(_ result: RecoverySession.Result, session: RecoverySession) throws {
     let (printsJSON, outputPath) = (command.printsJSON, command.outputPath)
     // A shard's result, even of a stopped run, says how far it got, for `recover collect`.
-    let part = printsJSON ? result.part.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } : nil
+    let part =
+      printsJSON ? result.part.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } : nil
     switch result.ending {
     case .stopped(let stop):
       // Between phases no search was under way: nothing to collect.

@@ -15,7 +15,9 @@ enum RecoverShard {
       ?? ProcessInfo.processInfo.activeProcessorCount
     guard let text = arguments.value(RecoverCommand.shard) else { return (.whole, false, threads) }
     do {
-      return (try SearchShard(text, environment: ProcessInfo.processInfo.environment), true, threads)
+      return (
+        try SearchShard(text, environment: ProcessInfo.processInfo.environment), true, threads
+      )
     } catch {
       throw arguments.usage(message(error))
     }

@@ -59,7 +59,9 @@ import Testing
       atPath: link, withDestinationPath: fixture.path("nowhere"))
     #expect(throws: NewFileRefusal.symbolicLink(path: link)) { try UserFiles.checkNew(link) }
     let inMissing = fixture.path("missing/new.txt")
-    #expect(throws: NewFileRefusal.notADirectory(directory: fixture.path("missing"), path: inMissing)) {
+    #expect(
+      throws: NewFileRefusal.notADirectory(directory: fixture.path("missing"), path: inMissing)
+    ) {
       try UserFiles.checkNew(inMissing)
     }
     let inFile = existing + "/new.txt"
@@ -74,7 +76,9 @@ import Testing
       let locked = fixture.path("locked")
       try FileManager.default.createDirectory(
         atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
-      defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked) }
+      defer {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked)
+      }
       #expect(throws: NewFileRefusal.notWritable(directory: locked, path: locked + "/new.txt")) {
         try UserFiles.checkNew(locked + "/new.txt")
       }

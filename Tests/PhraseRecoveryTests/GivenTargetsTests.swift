@@ -82,7 +82,8 @@ struct GivenTargetsTests {
     let target = try GivenTargets.overlay(hex, networkID: 10, nonce: nil)
     let zero = [UInt8](repeating: 0, count: SwarmOverlay.nonceByteCount)
     #expect(target == .overlay([UInt8](repeating: 0xAB, count: 32), networkID: 10, nonce: zero))
-    let mainnet = try GivenTargets.overlay(hex, networkID: nil, nonce: [UInt8](repeating: 1, count: 32))
+    let mainnet = try GivenTargets.overlay(
+      hex, networkID: nil, nonce: [UInt8](repeating: 1, count: 32))
     #expect(
       mainnet
         == .overlay(
@@ -91,6 +92,8 @@ struct GivenTargetsTests {
     #expect(throws: GivenTargetError.self) {
       try GivenTargets.overlay(String(hex.dropLast(2)), networkID: nil, nonce: nil)
     }
-    #expect(throws: GivenTargetError.self) { try GivenTargets.overlay(nil, networkID: 1, nonce: nil) }
+    #expect(throws: GivenTargetError.self) {
+      try GivenTargets.overlay(nil, networkID: 1, nonce: nil)
+    }
   }
 }

@@ -37,7 +37,8 @@ struct PasswordTargetFilesTests {
       return "\(error)".hasPrefix("v.json is not a desktop Freedom identity vault: ")
     }
     #expect {
-      try PasswordTarget(keystore: try P.vector("vaults/legacy-no-keymetadata.json"), file: "k.json")
+      try PasswordTarget(
+        keystore: try P.vector("vaults/legacy-no-keymetadata.json"), file: "k.json")
     } throws: { error in
       guard case .notAKeystore(file: "k.json", _) = error as? PasswordTargetError else {
         return false

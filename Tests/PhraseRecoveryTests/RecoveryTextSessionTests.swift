@@ -65,7 +65,8 @@ struct RecoveryTextSessionTests {
   }
 
   @Test func aCountWithoutTargets() throws {
-    #expect(RecoveryText.counted(candidates: 1, checksumValid: 1) == "1 candidate, 1 passes the checksum")
+    #expect(
+      RecoveryText.counted(candidates: 1, checksumValid: 1) == "1 candidate, 1 passes the checksum")
     #expect(
       RecoveryText.counted(candidates: 4096, checksumValid: 256)
         == "4,096 candidates, 256 pass the checksum")

@@ -12,8 +12,7 @@ struct SearchShardTests {
     return (part.index, part.count)
   }
 
-  static func slurm(id: Int, min: Int, max: Int, count: Int, step: Int? = nil) -> [String: String]
-  {
+  static func slurm(id: Int, min: Int, max: Int, count: Int, step: Int? = nil) -> [String: String] {
     var environment = [
       "SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)",
       "SLURM_ARRAY_TASK_MAX": "\(max)", "SLURM_ARRAY_TASK_COUNT": "\(count)",

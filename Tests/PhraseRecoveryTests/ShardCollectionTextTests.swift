@@ -27,7 +27,9 @@ struct ShardCollectionTextTests {
   }
 
   @Test func aPhraseFoundByOnePart() throws {
-    let collection = try ShardCollection(files: [Self.part(1), Self.part(2, found: true, searched: 5)])
+    let collection = try ShardCollection(files: [
+      Self.part(1), Self.part(2, found: true, searched: 5),
+    ])
     let entry = try #require(collection.found.first)
     #expect(
       collection.foundLines(entry) == [
@@ -35,7 +37,9 @@ struct ShardCollectionTextTests {
         "word 7 is 'zoo' (was missing)", "matched swarm.address",
       ])
     #expect(
-      collection.summaryLines == ["2 of 3 shards: 15 of 30 candidates searched", "missing: shard 3"])
+      collection.summaryLines == [
+        "2 of 3 shards: 15 of 30 candidates searched", "missing: shard 3",
+      ])
     let change: (UInt64, String, String) -> JSONValue = {
       .object(["position": .number($0), "word": .string($1), "was": .string($2)])
     }
