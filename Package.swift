@@ -70,7 +70,9 @@ let package = Package(
       dependencies: ["NodeFiles", "VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
       name: "FreedomNodesTests",
-      dependencies: ["FreedomNodes", "NodeFiles", "VaultKeys", "CryptoPrimitives"]),
+      dependencies: [
+        "FreedomNodes", "NodeFiles", "PhraseRecovery", "VaultKeys", "CryptoPrimitives",
+      ]),
     .testTarget(
       name: "FreedomKeysCLITests",
       dependencies: ["freedom-keys", "VaultKeys", "CryptoPrimitives", "TestSupport"]),

@@ -55,9 +55,10 @@ package final class PasswordSession {
     case phaseExhausted(Phase)
   }
 
-  /// A checkpoint of another search, or of another part of it.
+  /// A checkpoint that cannot be used: of another search, of another part of it, or not one
+  /// (what the store's `load` threw).
   package struct CheckpointMismatch: Error {
-    /// `.otherSearch` or `.otherPart`.
+    /// `.otherSearch`, `.otherPart`, or why the checkpoint could not be read.
     package let reason: PasswordRecoveryError
   }
 
@@ -107,7 +108,8 @@ package final class PasswordSession {
   /// Runs the phases from where `checkpoint` left off to a match, the end of the last, a stop
   /// or `deadline`. `shouldStop` is asked about every 0.2 s; `onEvent` is called on the
   /// calling thread, progress every `progressInterval` seconds. Throws
-  /// `CheckpointMismatch` for a checkpoint of another search or part, what the search throws
+  /// `CheckpointMismatch` for a checkpoint of another search or part (or that `checkpoint`
+  /// cannot read as one: its `PasswordRecoveryError`), what the search throws
   /// (`PasswordRecoveryError`) and what `checkpoint` throws.
   package func run(
     checkpoint: (any PasswordCheckpointStore)? = nil, deadline: DispatchTime? = nil,
@@ -121,7 +123,13 @@ package final class PasswordSession {
           search: hash ?? [], doneBelow: doneBelow, found: found, shard: (index, count)))
     }
     var doneBelow = 0
-    if let saved = try checkpoint?.load() {
+    let saved: PasswordCheckpoint?
+    do {
+      saved = try checkpoint?.load()
+    } catch let error as PasswordRecoveryError {
+      throw CheckpointMismatch(reason: error)
+    }
+    if let saved {
       guard saved.search == hash ?? [] else { throw CheckpointMismatch(reason: .otherSearch) }
       guard saved.shard == (index, count) else {
         throw CheckpointMismatch(

@@ -1,4 +1,6 @@
 import CommandLineKit
+import PhraseRecovery
+import SystemCalls
 
 /// A search's progress on stderr: one line redrawn in place on a terminal, else lines appended
 /// ("progress: …"); any other line clears a drawn one first.
@@ -6,7 +8,12 @@ final class ProgressLine {
   let onTerminal: Bool
   private var drawn = false
 
-  init(onTerminal: Bool) { self.onTerminal = onTerminal }
+  init(onTerminal: Bool = Platform.isTerminal(Platform.standardError)) {
+    self.onTerminal = onTerminal
+  }
+
+  /// Seconds between progress lines when none are given: every second on a terminal.
+  var standardInterval: Double { ProgressInterval.standard(redrawn: onTerminal) }
 
   func show(_ line: String) {
     if onTerminal {

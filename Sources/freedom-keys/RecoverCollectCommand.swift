@@ -1,5 +1,4 @@
 import CommandLineKit
-import CryptoPrimitives
 import PhraseRecovery
 import SystemCalls
 import VaultKeys
@@ -48,23 +47,8 @@ struct RecoverCollectCommand: ParsableCommand {
     } catch {
       throw Self.failure(error)
     }
-    let whole = RecoveryText.grouped(collection.searchCandidates)
     if printsJSON {
-      var object: JSONObject = [
-        "status": .string(collection.status.rawValue), "shards": .number(UInt64(collection.count)),
-        "missing": .array(collection.missing.map { .number(UInt64($0)) }),
-        "incomplete": .array(collection.interrupted.map { .number(UInt64($0)) }),
-        "unfinished": .array(collection.unfinished.map { .string($0) }),
-        "candidates": .number(collection.candidates), "searched": .number(collection.searched),
-        "searchCandidates": .number(collection.searchCandidates),
-        "search": .string(Hex.encode(collection.search)),
-        "results": .array(collection.results.map(Self.json)),
-      ]
-      if collection.kind == .password {
-        object.append("kind", .string("password"))
-        object.append("file", .string(Hex.encode(collection.file ?? [])))
-      }
-      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+      Output.standardOutput(collection.json().rendered() + "\n")
     } else {
       Output.standardOutput(text(collection))
     }
@@ -73,28 +57,16 @@ struct RecoverCollectCommand: ParsableCommand {
       return
     case .exhausted where collection.kind == .password:
       throw CLIError.notFound(
-        "no shard opened the file: all \(collection.count) shards tried all \(whole) passwords; "
-          + "widen the search (a higher --password-typos, --password-candidates FILE) or check "
-          + "the file")
+        collection.exhaustedReason + "; widen the search (a higher --password-typos, "
+          + "--password-candidates FILE) or check the file")
     case .exhausted:
       throw CLIError.notFound(
-        "no shard matched the targets: all \(collection.count) shards searched all \(whole) "
-          + "candidates; widen the search (--typos, --swaps, --missing, more ? words) or check "
-          + "the targets")
+        collection.exhaustedReason + "; widen the search (--typos, --swaps, --missing, more ? "
+          + "words) or check the targets")
     case .incomplete:
-      let shards =
-        collection.missing.map { "\($0) missing" }
-        + collection.interrupted.map { "\($0) interrupted" }
-      let running =
-        collection.unfinished.isEmpty
-        ? ""
-        : "; \(collection.unfinished.joined(separator: ", ")) still being written (a shard "
-          + "running, or stopped while writing its result)"
       throw CLIError.failure(
-        "the search is incomplete (\(RecoveryText.grouped(collection.searched)) of \(whole) "
-          + "candidates searched\(shards.isEmpty ? "" : "; shard " + shards.joined(separator: ", "))"
-          + "\(running)): wait for running shards, run the others (again, they resume with "
-          + "their --resume files) and collect once more")
+        collection.incompleteReason + ": wait for running shards, run the others (again, they "
+          + "resume with their --resume files) and collect once more")
     }
   }
 
@@ -114,18 +86,9 @@ struct RecoverCollectCommand: ParsableCommand {
       case .otherKind:
         "collect the results of one search in a directory of their own ('recover' writes phrase "
           + "shards, 'recover password' password shards)"
-      case .otherFile:
-        "collect the results of one file's search in a directory of their own"
-      case .otherSearch(_, _, .password):
-        "collect the results of one search in a directory of their own (a search whose "
-          + "passwords, typos, tokens or candidates changed is another search)"
-      case .otherSearch:
-        "collect the results of one search in a directory of their own (a search whose words, "
-          + "passphrases, options or targets changed is another search)"
-      case .otherSplit: "a search is split one way; remove the results of the other split"
-      case .duplicate: "keep one"
       case .countsExceedSearch, .countsDoNotAddUp:
         "the results were changed or are of different versions; run the shards again"
+      case .otherFile, .otherSearch, .otherSplit, .duplicate: error.remedy ?? ""
       }
     return .failure("\(error): \(fix)")
   }
@@ -151,77 +114,23 @@ struct RecoverCollectCommand: ParsableCommand {
     }
   }
 
-  private static func json(_ entry: ShardCollection.Entry) -> JSONValue {
-    let result = entry.result
-    var object: JSONObject = [
-      "shard": .number(UInt64(result.index)), "file": .string(entry.file),
-      "complete": .bool(result.complete), "found": .bool(result.found),
-    ]
-    if result.kind == .phrase {
-      object.append(
-        "changes",
-        .array(
-          result.changes.map {
-            .object([
-              "position": .number($0.position), "word": .string($0.word), "was": .string($0.was),
-            ])
-          }))
-    }
-    if let matched = result.matched { object.append("matched", .string(matched)) }
-    object.append("candidates", .number(result.candidates))
-    object.append("searched", .number(result.searched))
-    if result.kind == .phrase {
-      object.append("checksumValid", .number(result.checksumValid))
-    }
-    return .object(object)
-  }
-
+  /// What the shards found and how to write it, then how far they got.
   private func text(_ collection: ShardCollection) -> String {
     let count = collection.count
     var lines: [String] = []
-    for (file, result) in collection.found where result.kind == .password {
-      lines.append("found by shard \(result.index) of \(count) (\(file))")
-      let matched = result.matched ?? ""
+    for entry in collection.found {
+      let index = entry.result.index
+      lines += collection.foundLines(entry)
       lines.append(
-        matched == "vault"
-          ? "the password opens the vault" : "the password opens the keystore of \(matched)")
-      lines.append(
-        "the password is not in the results: to write it, run that shard's recover password "
-          + "command again with --shard \(result.index)/\(count) --out FILE (with its --resume "
-          + "file the file is opened again without searching; without, that shard is searched "
-          + "again)")
+        entry.result.kind == .password
+          ? "the password is not in the results: to write it, run that shard's recover password "
+            + "command again with --shard \(index)/\(count) --out FILE (with its --resume "
+            + "file the file is opened again without searching; without, that shard is searched "
+            + "again)"
+          : "to write the corrected phrase, run that shard's recover command again with "
+            + "--shard \(index)/\(count) --out FILE (with its --resume file it is written "
+            + "without searching)")
     }
-    for (file, result) in collection.found where result.kind == .phrase {
-      lines.append("found by shard \(result.index) of \(count) (\(file))")
-      for change in result.changes {
-        let was = change.was.isEmpty ? "missing" : "'\(change.was)'"
-        lines.append("word \(change.position) is '\(change.word)' (was \(was))")
-      }
-      if result.changes.isEmpty { lines.append("the phrase was right as remembered") }
-      lines.append("matched \(result.matched ?? "")")
-      lines.append(
-        "to write the corrected phrase, run that shard's recover command again with "
-          + "--shard \(result.index)/\(count) --out FILE (with its --resume file it is written "
-          + "without searching)")
-    }
-    lines.append(
-      "\(collection.results.count) of \(count) shards: "
-        + "\(RecoveryText.grouped(collection.searched)) of "
-        + "\(RecoveryText.grouped(collection.searchCandidates)) "
-        + (collection.kind == .password ? "passwords tried" : "candidates searched"))
-    if !collection.missing.isEmpty {
-      lines.append("missing: shard " + collection.missing.map(String.init).joined(separator: ", "))
-    }
-    if !collection.interrupted.isEmpty {
-      lines.append(
-        "interrupted: shard " + collection.interrupted.map(String.init).joined(separator: ", "))
-    }
-    if !collection.unfinished.isEmpty {
-      lines.append("still being written: " + collection.unfinished.joined(separator: ", "))
-    }
-    if collection.status == .exhausted {
-      lines.append("every shard searched everything; none matched")
-    }
-    return lines.joined(separator: "\n") + "\n"
+    return (lines + collection.summaryLines).joined(separator: "\n") + "\n"
   }
 }

@@ -4,36 +4,7 @@ import Dispatch
 import FoundationEssentials
 import FreedomNodes
 import PhraseRecovery
-import Synchronization
-import SystemCalls
 import VaultKeys
-
-/// Set by the SIGINT handler; read by the search loop, which then stops cleanly. A lock-free
-/// atomic, so the handler only stores to it.
-private let interruptFlag = Atomic<Bool>(false)
-
-/// Ctrl-C and SIGTERM (a batch system preempting or requeuing a task sends it first) during a
-/// search, for both searches (`recover`, `recover password`): a flag the search polls.
-enum RecoverInterrupt {
-  /// Whether Ctrl-C or SIGTERM came.
-  static var requested: Bool { interruptFlag.load(ordering: .relaxed) }
-
-  /// Whether stderr is a terminal: one progress line redrawn, instead of lines appended.
-  static var standardErrorIsTerminal: Bool { Platform.isTerminal(Platform.standardError) }
-
-  /// Runs `body` with SIGINT and SIGTERM caught, then gives them back their default action.
-  static func catching<R>(_ body: () throws -> R) throws -> R {
-    // Initialised here, not first in the handler (a lazy global's initialiser is not
-    // async-signal-safe).
-    _ = requested
-    // A parent may have blocked SIGINT (the mask is inherited); the threads started in `body`
-    // inherit this thread's mask, so `catchInterrupts` unblocking it lets Ctrl-C reach the
-    // handler.
-    Platform.catchInterrupts { _ in interruptFlag.store(true, ordering: .relaxed) }
-    defer { Platform.defaultInterrupts() }
-    return try body()
-  }
-}
 
 /// `freedom-keys recover`: finds the missing, illegible, misspelt or swapped words of a phrase
 /// by deriving each candidate's identities and comparing them with what the user still has.
@@ -152,10 +123,8 @@ struct RecoverCommand: ParsableCommand {
   let typoModel: TypoModel
   /// Whether a damage model was given; without one, the automatic phases run.
   let givesDamage: Bool
-  /// Whether `--shard` was given (even 1/1): then exactly the search given, no phases.
-  let shardGiven: Bool
-  let maxHours: Double?
-  let maxHoursText: String
+  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed.
+  let timeLimit: SearchTimeLimit?
   /// The damage options given (all zero without them).
   let damage: RecoveryDamage
   let accountCount: Int
@@ -164,8 +133,10 @@ struct RecoverCommand: ParsableCommand {
   let givenTargets: [RecoveryTarget]
   let directories: [(option: Option, path: String)]
   let threadCount: Int
-  let shardIndex: Int
-  let shardCount: Int
+  /// `--shard`: the part of the search this run takes (1/1 without); whether it was given
+  /// (even 1/1: then exactly the search given, no phases).
+  let shard: SearchShard
+  let shardGiven: Bool
   let resumePath: String?
   let outputPath: String?
   /// Seconds between progress lines; nil: 1 on a terminal, else 30.
@@ -209,7 +180,7 @@ struct RecoverCommand: ParsableCommand {
     givesDamage =
       [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
       || arguments.flag(Self.swaps)
-    (maxHours, maxHoursText) = try Self.readMaxHours(arguments)
+    timeLimit = try Self.readMaxHours(arguments)
     damage = RecoveryDamage(
       missingWords: try arguments.integer(Self.missing, in: 0...12) ?? 0,
       extraWords: try arguments.integer(Self.extra, in: 0...12) ?? 0,
@@ -227,10 +198,7 @@ struct RecoverCommand: ParsableCommand {
       throw arguments.usage("a directory given is empty")
     }
 
-    let run = try RecoverShard.readRunControl(arguments)
-    (shardIndex, shardCount, shardGiven, threadCount) = (
-      run.shard.index, run.shard.count, run.given, run.threads
-    )
+    (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
     resumePath = arguments.value(Self.resume)
     outputPath = arguments.value(Self.out)
     if resumePath == "" || outputPath == "" {
@@ -251,7 +219,7 @@ struct RecoverCommand: ParsableCommand {
   /// when not given.
   static func readProgressInterval(_ arguments: ParsedArguments) throws(CLIError) -> Double? {
     guard let text = arguments.value(progressInterval) else { return nil }
-    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+    guard let seconds = ProgressInterval.seconds(text) else {
       throw arguments.usage(
         "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
           + "as in --progress-interval 30")
@@ -259,15 +227,14 @@ struct RecoverCommand: ParsableCommand {
     return seconds
   }
 
-  /// `--max-hours H` (nil when not given) and H as written, for messages.
-  static func readMaxHours(_ arguments: ParsedArguments) throws(CLIError) -> (Double?, String) {
-    guard let text = arguments.value(maxHours) else { return (nil, "") }
-    guard let hours = Double(text), hours.isFinite, hours > 0, hours <= 1_000_000 else {
+  /// `--max-hours H`, nil when not given.
+  static func readMaxHours(_ arguments: ParsedArguments) throws(CLIError) -> SearchTimeLimit? {
+    guard let text = arguments.value(maxHours) else { return nil }
+    guard let limit = SearchTimeLimit(hours: text) else {
       throw arguments.usage(
         "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
     }
-    // Digits and a point only, so the message repeats the number as it was written.
-    return (hours, text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? text : "\(hours)")
+    return limit
   }
 
   /// Whether several passphrases are tried (the matching one is written beside --out).
@@ -333,21 +300,21 @@ struct RecoverCommand: ParsableCommand {
     let session = try RecoverySession(
       phrase: damaged, damage: givesDamage ? damage : nil, targets: targets,
       passphrases: try readPassphrases(),
-      configuration: .init(threads: threadCount, shardIndex: shardIndex, shardCount: shardCount),
+      configuration: .init(threads: threadCount, shardIndex: shard.index, shardCount: shard.count),
       sharded: shardGiven, typos: typoModel)
     if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }
 
-    let report = RecoverReport(self, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
+    let report = RecoverReport(self)
     let result: RecoverySession.Result
     do {
-      result = try RecoverInterrupt.catching {
+      result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(RecoverFiles.Checkpoint.init),
-          deadline: maxHours.map { .now() + .nanoseconds(Int($0 * 3.6e12)) },
-          progressInterval: progressSeconds ?? (report.onTerminal ? 1 : 30), collect: 100,
-          shouldStop: { RecoverInterrupt.requested },
+          checkpoint: resumePath.map(CheckpointFile.init),
+          deadline: timeLimit?.deadline(),
+          progressInterval: progressSeconds ?? report.progress.standardInterval, collect: 100,
+          shouldStop: { SearchInterrupt.requested },
           onEvent: { report.say($0, session: session) })
       }
     } catch let error as RecoveryCheckpointError {

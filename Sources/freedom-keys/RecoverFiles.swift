@@ -2,32 +2,10 @@ import CommandLineKit
 import CryptoPrimitives
 import FreedomNodes
 import PhraseRecovery
-import SystemCalls
 
-/// The files `recover` writes: the checkpoint (`--resume`) and the found phrase (`--out`).
+/// The files `recover` writes: the found phrase or password (`--out`), and what a checkpoint
+/// (`--resume`) that cannot be used says.
 enum RecoverFiles {
-  /// A checkpoint kept in a file, replaced atomically as the search goes (mode 0600).
-  struct Checkpoint: RecoveryCheckpointStore {
-    let path: String
-
-    func load() throws -> RecoveryProgress? {
-      guard let bytes = try ExportFiles.read(path) else { return nil }
-      do {
-        return try RecoveryProgress(json: bytes.withUnsafeBytes { Array($0) })
-      } catch {
-        throw checkpointFailure(path, error)
-      }
-    }
-
-    func save(_ progress: RecoveryProgress) throws {
-      do {
-        try UserFiles.write(progress.jsonBytes(), to: path, mode: 0o600, replacing: true)
-      } catch {
-        throw CLIError.failure("cannot write the checkpoint \(path): \(error)")
-      }
-    }
-  }
-
   /// The one line for a checkpoint that cannot be used.
   static func checkpointFailure(_ path: String, _ error: RecoveryCheckpointError) -> CLIError {
     switch error {
@@ -47,28 +25,17 @@ enum RecoverFiles {
   /// Refuses an --out path before the search, so that a phrase found is never lost to it: the
   /// file must not exist (not even as a dangling symbolic link), its directory must.
   static func checkOutput(_ path: String) throws {
-    if let status = Platform.linkInfo(path: path) {
-      if status.type == Platform.symbolicLinkType {
-        throw CLIError.failure(
-          "\(path) is a symbolic link; refusing to write through it — choose another path")
-      }
-      throw CLIError.failure(
-        "\(path) already exists; refusing to overwrite it — choose another path")
-    }
-    let directory =
-      switch path.lastIndex(of: "/") {
-      case nil: "."
-      case path.startIndex: "/"
-      case let slash?: String(path[..<slash])
-      }
-    guard Platform.info(path: directory)?.type == Platform.directoryType else {
+    do {
+      try UserFiles.checkNew(path)
+    } catch .notADirectory(let directory, _) {
       throw CLIError.failure(
         "\(directory) is not a directory, so --out cannot write \(path): create it first or "
           + "choose another path")
-    }
-    guard Platform.access(path: directory, Platform.mayWriteIn) == 0 else {
+    } catch .notWritable(let directory, _) {
       throw CLIError.failure(
         "\(directory) is not writable, so --out cannot write \(path): choose another directory")
+    } catch {
+      throw CLIError.failure(error.description)
     }
   }
 
@@ -77,8 +44,7 @@ enum RecoverFiles {
     do {
       try UserFiles.write(bytes, to: path, mode: 0o600, replacing: false)
     } catch .alreadyExists(let path) {
-      throw CLIError.failure(
-        "\(path) already exists; refusing to overwrite it — choose another path")
+      throw CLIError.failure(NewFileRefusal.exists(path: path).description)
     } catch {
       throw CLIError.failure("cannot write \(path): \(error)")
     }

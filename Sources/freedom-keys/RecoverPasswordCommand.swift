@@ -1,6 +1,5 @@
 import CommandLineKit
 import CryptoPrimitives
-import Dispatch
 import FoundationEssentials
 import FreedomNodes
 import PhraseRecovery
@@ -85,11 +84,10 @@ struct RecoverPasswordCommand: ParsableCommand {
   let typoModel: TypoModel
   let threadCount: Int
   /// `--shard`: the part of the search this run takes (1/1 without); whether it was given.
-  let shard: RecoverShard
+  let shard: SearchShard
   let shardGiven: Bool
-  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed; H as written.
-  let maxHours: Double?
-  let maxHoursText: String
+  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed.
+  let timeLimit: SearchTimeLimit?
   /// `--resume`: the checkpoint file.
   let resumePath: String?
   let outputPath: String?
@@ -137,7 +135,7 @@ struct RecoverPasswordCommand: ParsableCommand {
     }
     typoModel = TypoModel(keyboard: layout)
     (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
-    (maxHours, maxHoursText) = try RecoverCommand.readMaxHours(arguments)
+    timeLimit = try RecoverCommand.readMaxHours(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
     resumePath = try arguments.nonEmpty(RecoverCommand.resume)
     progressSeconds = try RecoverCommand.readProgressInterval(arguments)
@@ -152,21 +150,18 @@ struct RecoverPasswordCommand: ParsableCommand {
       PasswordSearch(target: passwordTarget, passwords: try readPasswords(), threads: threadCount),
       automatic: automatic, part: shard.index, of: shard.count, sharded: shardGiven,
       hashed: resumePath != nil)
-    let report = RecoverPasswordReport(
-      self, file: file, session: session, onTerminal: RecoverInterrupt.standardErrorIsTerminal)
+    let report = RecoverPasswordReport(self, file: file, session: session)
     report.announce()
-    let checkpoint = resumePath.map { PasswordCheckpointFile(path: $0, sharded: shard.count > 1) }
-    let deadline = maxHours.map { DispatchTime.now() + .nanoseconds(Int($0 * 3.6e12)) }
     let result: PasswordSession.Result
     do {
-      result = try RecoverInterrupt.catching {
+      result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: checkpoint, deadline: deadline,
-          progressInterval: progressSeconds ?? (report.onTerminal ? 1 : 30),
-          shouldStop: { RecoverInterrupt.requested }, onEvent: report.say)
+          checkpoint: resumePath.map(CheckpointFile.init), deadline: timeLimit?.deadline(),
+          progressInterval: progressSeconds ?? report.progress.standardInterval,
+          shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {
-      throw checkpoint.map { $0.refusal(mismatch.reason) } ?? mismatch.reason
+      throw checkpointRefusal(mismatch.reason)
     } catch {
       report.progress.clear()
       throw error
@@ -182,30 +177,19 @@ struct RecoverPasswordCommand: ParsableCommand {
       let json = try SecretInput.read(
         SecretSource(role: "vault", path: path), limit: DesktopVault.maxByteCount,
         warnsIfShared: false)
-      return (path, .vault(try Self.vault(json, file: path)))
+      return (path, try PasswordTarget(vault: json, file: path))
     case Self.keystore:
       guard let bytes = try ExportFiles.read(path) else {
         throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs a keystore")
       }
-      do {
-        return (path, .keystore(try Web3Keystore(json: bytes)))
-      } catch {
-        throw CLIError.failure("\(path) is not a web3 v3 keystore: \(error)")
-      }
+      return (path, try PasswordTarget(keystore: bytes, file: path))
     case Self.freedomDir:
-      let installation = try NodeText.run(.recover(option)) {
-        try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
+      return try NodeText.run(.recover(option)) {
+        let installation =
+          try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
           ?? DesktopInstallation(userData: path)
+        return try NodeSession.passwordTarget(installation, events: NodeText.show)
       }
-      let json = try NodeText.run(.recover(option)) {
-        try installation.requireRightDirectory()
-        return try NodeSession.reading(installation, events: NodeText.show) { $0.vault }
-      }
-      guard let json else {
-        throw CLIError.failure(
-          "\(installation.vaultPath) does not exist: this installation has no vault to open")
-      }
-      return (installation.vaultPath, .vault(try Self.vault(json, file: installation.vaultPath)))
     default:
       let stored = try NodeText.run(.recover(option)) {
         option == Self.beeDir
@@ -219,14 +203,6 @@ struct RecoverPasswordCommand: ParsableCommand {
         throw CLIError.failure("\(file) does not exist: \(option.synopsis) needs it to open")
       case .unreadable(let problem): throw CLIError.failure(problem.description)
       }
-    }
-  }
-
-  private static func vault(_ json: SecureBytes, file: String) throws -> DesktopVault {
-    do {
-      return try DesktopVault(json: json)
-    } catch {
-      throw CLIError.failure("\(file) is not a desktop Freedom identity vault: \(error)")
     }
   }
 
@@ -247,17 +223,10 @@ struct RecoverPasswordCommand: ParsableCommand {
         SecretSource(role: "password tokens", path: path),
         limit: RecoverCommand.candidatesByteLimit)
     }
-    if automatic, let remembered {
-      // Two likely typos, or one when two would be too many to hold.
-      for typos in [2, 1] {
-        if let set = try? PasswordSet(
-          remembered: remembered, typos: typos, oneEdit: true, model: typoModel)
-        {
-          return set
-        }
-      }
-    }
     do {
+      if automatic, let remembered {
+        return try PasswordSet(automatic: remembered, model: typoModel)
+      }
       return try PasswordSet(
         remembered: remembered, typos: typoCount, model: typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in

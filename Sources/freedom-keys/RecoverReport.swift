@@ -9,46 +9,25 @@ final class RecoverReport {
   let command: RecoverCommand
   let progress: ProgressLine
 
-  init(_ command: RecoverCommand, onTerminal: Bool) {
+  init(_ command: RecoverCommand) {
     self.command = command
-    progress = ProgressLine(onTerminal: onTerminal)
+    progress = ProgressLine()
   }
-
-  var onTerminal: Bool { progress.onTerminal }
   private func say(_ line: String) { progress.say(line) }
 
   // MARK: - Events
 
   func say(_ event: RecoverySession.Event, session: RecoverySession) {
-    let count = session.phases.count
+    let line = RecoveryText.line(
+      event, phases: session.phases.count, checkpoint: command.resumePath ?? "")
     switch event {
-    case .measured(let work, let fewest):
-      Output.standardError(RecoveryText.engineLine(work: work, fewest: fewest))
-    case .resuming(let phase, let of):
-      say(
-        "resuming at phase \(phase) of \(of): \(command.resumePath ?? "") shows the phases before "
-          + "it searched to their end")
-    case .foundEarlier:
-      say(
-        "found earlier: \(command.resumePath ?? "") records this search's match, derived again "
-          + "from the phrase and checked against the targets; nothing was searched")
-    case .phaseStarted(let phase):
-      say("phase \(phase.number) of \(count): \(RecoveryText.label(phase))")
-    case .searching(let announcement):
-      say(RecoveryText.announcement(announcement))
-    case .progress(let done, let announcement):
-      progress.show(RecoveryText.progress(done, announcement))
-    case .phaseExhausted(let phase):
-      say(
-        "phase \(phase.number) of \(count) (\(RecoveryText.label(phase))): no match in "
-          + "\(RecoveryText.grouped(UInt64(phase.recovery.range.count))) candidates")
+    case .measured: Output.standardError(line)
+    case .progress: progress.show(line)
     case .lastPhaseNext:
-      // The last phase is the widest by far: say, before it, what else could explain the
-      // likelier phases' finding nothing.
+      // Before the widest phase: what else than the words could explain no match so far.
       guard let otherExplanations = command.otherExplanations else { return }
-      say(
-        "the likelier phases found nothing; if the phrase is nearly right, the targets may be "
-          + "what differs: \(otherExplanations)")
+      say(line + ": " + otherExplanations)
+    default: say(line)
     }
   }
 
@@ -71,47 +50,28 @@ final class RecoverReport {
   func stopped(_ stop: RecoverySession.Stop, _ result: RecoverySession.Result, phases: Int)
     -> CLIError
   {
-    let phase = result.phase
-    let candidates = UInt64(phase.recovery.range.count)
-    let searched = result.progress?.candidates ?? 0
-    let done = RecoveryText.done(searched, of: candidates)
-    let during =
-      phase.kind == nil
-      ? "" : " of phase \(phase.number) of \(phases) (\(RecoveryText.label(phase)))"
+    let searched = RecoveryText.searched(result, phases: phases)
     return switch stop {
-    case .interruptedWhileCounting:
-      .interrupted("interrupted while counting, before the search started")
+    case .interruptedWhileCounting: .interrupted(RecoveryText.interruptedWhileCounting)
     case .deadlineBeforePhase(let next):
       .interrupted(
-        "stopped after --max-hours \(command.maxHoursText) before phase \(next) of \(phases): "
+        "stopped after --max-hours \(command.timeLimit?.text ?? "") before phase \(next) of \(phases): "
           + resumeHint)
     case .deadline:
       .interrupted(
-        "stopped after --max-hours \(command.maxHoursText), having searched \(done)\(during): "
+        "stopped after --max-hours \(command.timeLimit?.text ?? ""), having searched \(searched): "
           + resumeHint)
-    case .interrupted:
-      .interrupted("interrupted after searching \(done)\(during): \(resumeHint)")
+    case .interrupted: .interrupted("interrupted after searching \(searched): \(resumeHint)")
     }
   }
 
   /// The error line of a search that found nothing.
   func exhausted(_ result: RecoverySession.Result, automatic: Bool, phases: Int) -> CLIError {
-    let candidates = UInt64(result.phase.recovery.range.count)
-    let progress = result.progress
-    let searched =
-      progress?.candidates == candidates
-      ? "all \(RecoveryText.grouped(candidates)) candidates"
-      : "\(RecoveryText.grouped(progress?.candidates ?? 0)) of \(RecoveryText.grouped(candidates)) candidates"
-    let valid =
-      "(\(RecoveryText.grouped(progress?.checksumValid ?? 0)) checksum-valid) were searched"
-    let configuration = result.phase.recovery.configuration
-    if configuration.shardCount > 1 {
-      // Another part may hold the match: only the merged results can say.
-      return .notFound(
-        "no candidate of shard \(configuration.shardIndex)/\(configuration.shardCount) matched "
-          + "the targets: \(searched) \(valid); " + Self.mergeHint)
+    let reason = RecoveryText.exhausted(result, automatic: automatic, phases: phases)
+    // Another part may hold the match: only the merged results can say.
+    if result.phase.recovery.configuration.shardCount > 1 {
+      return .notFound(reason + "; " + Self.mergeHint)
     }
-    let all = automatic ? "all \(phases) phases searched, the last of " : ""
     // Every phrase may be right and the target elsewhere, or the seed another passphrase's.
     let accounts =
       command.addressByAccounts
@@ -122,43 +82,40 @@ final class RecoverReport {
       ? "; a BIP-39 passphrase could explain it: give --passphrase-file (or "
         + "--passphrase-candidates FILE)" : ""
     return .notFound(
-      "no candidate matched the targets: \(all)\(searched) \(valid); widen the search (--typos, "
-        + "--swaps, --missing, --extra, more ? words) or check the targets" + accounts
-        + passphrase)
+      reason + "; widen the search (--typos, --swaps, --missing, --extra, more ? words) or "
+        + "check the targets" + accounts + passphrase)
   }
 
   /// Writes and prints what the session found, or throws the line that says why not.
   func finish(_ result: RecoverySession.Result, session: RecoverySession) throws {
     let (printsJSON, outputPath) = (command.printsJSON, command.outputPath)
     // A shard's result, even of a stopped run, says how far it got, for `recover collect`.
-    let part = printsJSON ? result.part : nil
+    let part =
+      printsJSON ? result.part.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } : nil
     switch result.ending {
     case .stopped(let stop):
       // Between phases no search was under way: nothing to collect.
-      if let part, !stop.isBetweenPhases {
-        Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self))
-      }
+      if let part, !stop.isBetweenPhases { Output.standardOutput(part) }
       throw stopped(stop, result, phases: session.phases.count)
     case .counted(let candidates):
       try reportCount(candidates, result.progress, candidates: result.phase.recovery.range.count)
       return
     case .found(let found, let earlier):
       if let outputPath {
-        try RecoverFiles.write(found.mnemonic.phrase() + SecureBytes([0x0A]), to: outputPath)
-        if found.passphraseOrigin != .given {
-          try RecoverFiles.write(
-            found.passphrase + SecureBytes([0x0A]), to: outputPath + ".passphrase")
+        try RecoverFiles.write(found.phraseLine, to: outputPath)
+        if let line = found.passphraseLine {
+          try RecoverFiles.write(line, to: outputPath + ".passphrase")
         }
       }
       if let part {
-        Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self))
+        Output.standardOutput(part)
       } else if !printsJSON {
         Output.standardOutput(
           (earlier ? "found earlier\n" : "")
             + Self.describe(found, outputPath: outputPath))
       }
     case .exhausted:
-      if let part { Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self)) }
+      if let part { Output.standardOutput(part) }
       throw exhausted(
         result, automatic: session.isAutomatic, phases: session.phases.count)
     }
@@ -176,24 +133,14 @@ final class RecoverReport {
           "\(RecoveryText.grouped(valid)) candidates pass the checksum; --out writes at most "
             + "100 of them: give a target (--address, --bee-dir, …) to find the right one")
       }
-      let lines = found.reduce(SecureBytes(count: 0) { _ in }) {
-        $0 + $1.mnemonic.phrase() + SecureBytes([0x0A])
-      }
-      try RecoverFiles.write(lines, to: outputPath)
+      try RecoverFiles.write(RecoveredPhrase.lines(found), to: outputPath)
     }
     if printsJSON {
-      var object: JSONObject = [
-        "candidates": .number(UInt64(candidates)), "checksumValid": .number(valid),
-      ]
-      if outputPath != nil { object.append("written", .number(valid)) }
-      object.append("seconds", .tenths(progress?.seconds ?? 0))
-      Output.standardOutput(JSONValue.object(object).rendered() + "\n")
+      let json = RecoveryText.countedJSON(
+        candidates: candidates, progress: progress, written: outputPath != nil)
+      Output.standardOutput(json.rendered() + "\n")
     } else {
-      let noun = candidates == 1 ? "candidate" : "candidates"
-      let verb = valid == 1 ? "passes" : "pass"
-      var text =
-        "\(RecoveryText.grouped(UInt64(candidates))) \(noun), \(RecoveryText.grouped(valid)) "
-        + "\(verb) the checksum\n"
+      var text = RecoveryText.counted(candidates: candidates, checksumValid: valid) + "\n"
       if let outputPath { text += "wrote them to \(outputPath) (mode 0600)\n" }
       Output.standardOutput(text)
     }

@@ -1,0 +1,46 @@
+import VaultKeys
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension PasswordTarget {
+  /// Desktop Freedom's vault in `json`, read from `file` (as messages name it).
+  package init(vault json: some ContiguousBytes, file: String) throws(PasswordTargetError) {
+    do {
+      self = .vault(try DesktopVault(json: json))
+    } catch {
+      throw .notAVault(file: file, error)
+    }
+  }
+
+  /// The web3 v3 keystore in `json`, read from `file` (as messages name it).
+  package init(keystore json: some ContiguousBytes, file: String) throws(PasswordTargetError) {
+    do {
+      self = .keystore(try Web3Keystore(json: json))
+    } catch {
+      throw .notAKeystore(file: file, error)
+    }
+  }
+}
+
+/// Why there is no file for a password to open. Each names the file, never its content.
+package enum PasswordTargetError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file is not desktop Freedom's identity vault.
+  case notAVault(file: String, DesktopVaultError)
+  /// The file is not a web3 v3 keystore.
+  case notAKeystore(file: String, Web3KeystoreError)
+  /// An installation has no vault (its file does not exist).
+  case noVault(file: String)
+
+  package var description: String {
+    switch self {
+    case .notAVault(let file, let error):
+      "\(file) is not a desktop Freedom identity vault: \(error)"
+    case .notAKeystore(let file, let error): "\(file) is not a web3 v3 keystore: \(error)"
+    case .noVault(let file): "\(file) does not exist: this installation has no vault to open"
+    }
+  }
+}
