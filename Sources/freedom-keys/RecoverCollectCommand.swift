@@ -27,7 +27,7 @@ struct RecoverCollectCommand: ParsableCommand {
         missing or incomplete (run them again, they resume) and errors, 2 usage
         errors.
         """,
-      options: [RecoverCommand.json], argument: directory)
+      options: [SearchRunOptions.json], argument: directory)
   }
 
   let path: String
@@ -36,7 +36,7 @@ struct RecoverCollectCommand: ParsableCommand {
   init(_ arguments: ParsedArguments) throws(CLIError) {
     path = arguments.value(Self.directory) ?? ""
     guard !path.isEmpty else { throw arguments.usage("<dir> must not be empty") }
-    printsJSON = arguments.flag(RecoverCommand.json)
+    printsJSON = arguments.flag(SearchRunOptions.json)
   }
 
   func run() throws {

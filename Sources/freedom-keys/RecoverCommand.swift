@@ -19,10 +19,6 @@ struct RecoverCommand: ParsableCommand {
     "passphrase-candidates", "path", help: "Try each line of <path> as the passphrase.")
   static let passphraseTypos = Option.value(
     "passphrase-typos", "k", help: "The passphrase file's may have K edits (1-3).")
-  static let keyboard = Option.value(
-    "keyboard", "layout", help: "Typos' keyboard: qwerty, qwertz, azerty.")
-  static let maxHours = Option.value(
-    "max-hours", "h", help: "Stop (resumably) after H hours.")
   static let address = Option.value(
     "address", "0x…", help: "Target: a wallet, Swarm or publisher key.")
   static let accounts = Option.value(
@@ -39,15 +35,7 @@ struct RecoverCommand: ParsableCommand {
     help: "The overlay's 32-byte nonce (default zero).")
   static let freedomDir = SharedOptions.freedomDir(
     help: "Target: desktop's vault-meta.json addresses.")
-  static let threads = Option.value("threads", "n", help: "Worker threads (default: every core).")
-  static let shard = Option.value(
-    "shard", "k/n", help: "Search the K-th of N parts (slurm[/N], k8s/N).")
-  static let resume = Option.value(
-    "resume", "path", help: "Keep a checkpoint in <path>, resume from it.")
   static let out = SharedOptions.out(help: "Write the found phrase to a new file (0600).")
-  static let progressInterval = Option.value(
-    "progress-interval", "s", help: "Seconds between progress lines (default 30).")
-  static let json = SharedOptions.json(help: "Print the result as JSON.")
 
   /// The node directories recover reads targets from, Swarm keystores first (the registry's).
   static let nodeKinds =
@@ -104,11 +92,16 @@ struct RecoverCommand: ParsableCommand {
         """,
       options: [
         MnemonicOptions.mnemonicFile, damageFile, MnemonicOptions.passphraseFile,
-        passphraseCandidates, passphraseTypos, keyboard, MnemonicOptions.language, missing, extra,
+        passphraseCandidates, passphraseTypos, SearchRunOptions.keyboard.option,
+        MnemonicOptions.language, missing, extra,
         swaps,
-        typos, maxHours, address, accounts, path, peerID, did, overlay, networkID.option,
+        typos, SearchRunOptions.maxHours.option, address, accounts, path, peerID, did, overlay,
+        networkID.option,
         overlayNonce.option,
-      ] + directoryOptions + [threads, shard, resume, out, progressInterval, json],
+      ] + directoryOptions + [
+        SearchRunOptions.threads, SearchRunOptions.shard, SearchRunOptions.resume, out,
+        SearchRunOptions.progressInterval.option, SearchRunOptions.json,
+      ],
       subcommands: [RecoverCollectCommand.self, RecoverPasswordCommand.self],
       usage: "[<options>]",
       runsWithoutSubcommand: true)
@@ -119,12 +112,10 @@ struct RecoverCommand: ParsableCommand {
   let damagePath: String?
   let candidatesPath: String?
   let passphraseTypoCount: Int?
-  /// How the passphrase is mistyped (`--keyboard`).
-  let typoModel: TypoModel
+  /// `--keyboard`, `--shard`, `--threads`, `--max-hours`, `--progress-interval`, `--json`.
+  let searchRun: SearchRunOptions
   /// Whether a damage model was given; without one, the automatic phases run.
   let givesDamage: Bool
-  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed.
-  let timeLimit: SearchTimeLimit?
   /// The damage options given (all zero without them).
   let damage: RecoveryDamage
   let accountCount: Int
@@ -132,27 +123,15 @@ struct RecoverCommand: ParsableCommand {
   let addressByAccounts: Bool
   let givenTargets: [RecoveryTarget]
   let directories: [(option: Option, path: String)]
-  let threadCount: Int
-  /// `--shard`: the part of the search this run takes (1/1 without); whether it was given
-  /// (even 1/1: then exactly the search given, no phases).
-  let shard: SearchShard
-  let shardGiven: Bool
   let resumePath: String?
   let outputPath: String?
-  /// Seconds between progress lines; nil: 1 on a terminal, else 30.
-  let progressSeconds: Double?
-  let printsJSON: Bool
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     damagePath = arguments.value(Self.damageFile)
     input = try MnemonicOptions(arguments, phraseReadElsewhere: damagePath != nil)
     candidatesPath = arguments.value(Self.passphraseCandidates)
     passphraseTypoCount = try arguments.integer(Self.passphraseTypos, in: 1...3)
-    let layout = arguments.value(Self.keyboard).map { KeyboardLayout(name: $0) } ?? .qwerty
-    guard let layout else {
-      throw arguments.usage("--keyboard <layout> must be qwerty, qwertz or azerty")
-    }
-    typoModel = TypoModel(keyboard: layout)
+    searchRun = try SearchRunOptions(arguments)
     if damagePath != nil, arguments.value(MnemonicOptions.mnemonicFile) != nil {
       throw arguments.usage(
         "--damage-file and --mnemonic-file cannot be combined: each holds the phrase")
@@ -180,7 +159,6 @@ struct RecoverCommand: ParsableCommand {
     givesDamage =
       [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
       || arguments.flag(Self.swaps)
-    timeLimit = try Self.readMaxHours(arguments)
     damage = RecoveryDamage(
       missingWords: try arguments.integer(Self.missing, in: 0...12) ?? 0,
       extraWords: try arguments.integer(Self.extra, in: 0...12) ?? 0,
@@ -198,14 +176,11 @@ struct RecoverCommand: ParsableCommand {
       throw arguments.usage("a directory given is empty")
     }
 
-    (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
-    resumePath = arguments.value(Self.resume)
+    resumePath = arguments.value(SearchRunOptions.resume)
     outputPath = arguments.value(Self.out)
     if resumePath == "" || outputPath == "" {
       throw arguments.usage("--resume and --out need a path")
     }
-    progressSeconds = try Self.readProgressInterval(arguments)
-    printsJSON = arguments.flag(Self.json)
     if candidatesPath != nil || passphraseTypoCount != nil, givenTargets.isEmpty,
       directories.isEmpty
     {
@@ -213,28 +188,6 @@ struct RecoverCommand: ParsableCommand {
         "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
           + "without one only the words are counted")
     }
-  }
-
-  /// `--progress-interval`: seconds between progress lines, above 0 and at most a day; nil
-  /// when not given.
-  static func readProgressInterval(_ arguments: ParsedArguments) throws(CLIError) -> Double? {
-    guard let text = arguments.value(progressInterval) else { return nil }
-    guard let seconds = ProgressInterval.seconds(text) else {
-      throw arguments.usage(
-        "--progress-interval <s> must be a number of seconds above 0 and at most 86400, "
-          + "as in --progress-interval 30")
-    }
-    return seconds
-  }
-
-  /// `--max-hours H`, nil when not given.
-  static func readMaxHours(_ arguments: ParsedArguments) throws(CLIError) -> SearchTimeLimit? {
-    guard let text = arguments.value(maxHours) else { return nil }
-    guard let limit = SearchTimeLimit(hours: text) else {
-      throw arguments.usage(
-        "--max-hours <h> must be a number of hours above 0, as in --max-hours 1.5")
-    }
-    return limit
   }
 
   /// Whether several passphrases are tried (the matching one is written beside --out).
@@ -270,7 +223,7 @@ struct RecoverCommand: ParsableCommand {
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {
       return try PassphraseSet(
-        remembered: passphrase, edits: passphraseTypoCount, typos: typoModel)
+        remembered: passphrase, edits: passphraseTypoCount, typos: searchRun.typoModel)
     }
     return PassphraseSet(passphrase: passphrase)
   }
@@ -300,8 +253,10 @@ struct RecoverCommand: ParsableCommand {
     let session = try RecoverySession(
       phrase: damaged, damage: givesDamage ? damage : nil, targets: targets,
       passphrases: try readPassphrases(),
-      configuration: .init(threads: threadCount, shardIndex: shard.index, shardCount: shard.count),
-      sharded: shardGiven, typos: typoModel)
+      configuration: .init(
+        threads: searchRun.threads, shardIndex: searchRun.shard.index,
+        shardCount: searchRun.shard.count),
+      sharded: searchRun.shardGiven, typos: searchRun.typoModel)
     if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }
@@ -312,8 +267,9 @@ struct RecoverCommand: ParsableCommand {
       result = try SearchInterrupt.catching {
         try session.run(
           checkpoint: resumePath.map(CheckpointFile.init),
-          deadline: timeLimit?.deadline(),
-          progressInterval: progressSeconds ?? report.progress.standardInterval, collect: 100,
+          deadline: searchRun.timeLimit?.deadline(),
+          progressInterval: searchRun.progressSeconds ?? report.progress.standardInterval,
+          collect: 100,
           shouldStop: { SearchInterrupt.requested },
           onEvent: { report.say($0, session: session) })
       }

@@ -65,10 +65,9 @@ struct RecoverPasswordCommand: ParsableCommand {
         """,
       options: targetOptions + [
         ExportFreedomCommand.profile, passwordFile, passwordTypos, tokens, passwordCandidates,
-        RecoverCommand.keyboard, RecoverCommand.maxHours, RecoverCommand.resume,
-        RecoverCommand.threads, RecoverCommand.shard, out,
-        RecoverCommand.progressInterval,
-        RecoverCommand.json,
+        SearchRunOptions.keyboard.option, SearchRunOptions.maxHours.option,
+        SearchRunOptions.resume, SearchRunOptions.threads, SearchRunOptions.shard, out,
+        SearchRunOptions.progressInterval.option, SearchRunOptions.json,
       ])
   }
 
@@ -81,19 +80,11 @@ struct RecoverPasswordCommand: ParsableCommand {
   let automatic: Bool
   let candidatesPath: String?
   let tokensPath: String?
-  let typoModel: TypoModel
-  let threadCount: Int
-  /// `--shard`: the part of the search this run takes (1/1 without); whether it was given.
-  let shard: SearchShard
-  let shardGiven: Bool
-  /// `--max-hours`: the run stops (as Ctrl-C does) when they have passed.
-  let timeLimit: SearchTimeLimit?
+  /// `--keyboard`, `--shard`, `--threads`, `--max-hours`, `--progress-interval`, `--json`.
+  let searchRun: SearchRunOptions
   /// `--resume`: the checkpoint file.
   let resumePath: String?
   let outputPath: String?
-  /// Seconds between progress lines; nil: 1 on a terminal, else 30.
-  let progressSeconds: Double?
-  let printsJSON: Bool
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     let targets = Self.targetOptions.compactMap { option in
@@ -128,18 +119,9 @@ struct RecoverPasswordCommand: ParsableCommand {
     if [passwordPath, candidatesPath, tokensPath].filter({ $0 == "-" }).count > 1 {
       throw arguments.usage("only one of the files given can be standard input ('-')")
     }
-    let layout =
-      arguments.value(RecoverCommand.keyboard).map { KeyboardLayout(name: $0) } ?? .qwerty
-    guard let layout else {
-      throw arguments.usage("--keyboard <layout> must be qwerty, qwertz or azerty")
-    }
-    typoModel = TypoModel(keyboard: layout)
-    (shard, shardGiven, threadCount) = try RecoverShard.readRunControl(arguments)
-    timeLimit = try RecoverCommand.readMaxHours(arguments)
+    searchRun = try SearchRunOptions(arguments)
     outputPath = try arguments.nonEmpty(Self.out)
-    resumePath = try arguments.nonEmpty(RecoverCommand.resume)
-    progressSeconds = try RecoverCommand.readProgressInterval(arguments)
-    printsJSON = arguments.flag(RecoverCommand.json)
+    resumePath = try arguments.nonEmpty(SearchRunOptions.resume)
   }
 
   func run() throws {
@@ -147,8 +129,10 @@ struct RecoverPasswordCommand: ParsableCommand {
     let (file, passwordTarget) = try readTarget()
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
     let session = try PasswordSession(
-      PasswordSearch(target: passwordTarget, passwords: try readPasswords(), threads: threadCount),
-      automatic: automatic, part: shard.index, of: shard.count, sharded: shardGiven,
+      PasswordSearch(
+        target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads),
+      automatic: automatic, part: searchRun.shard.index, of: searchRun.shard.count,
+      sharded: searchRun.shardGiven,
       hashed: resumePath != nil)
     let report = RecoverPasswordReport(self, file: file, session: session)
     report.announce()
@@ -156,8 +140,9 @@ struct RecoverPasswordCommand: ParsableCommand {
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(CheckpointFile.init), deadline: timeLimit?.deadline(),
-          progressInterval: progressSeconds ?? report.progress.standardInterval,
+          checkpoint: resumePath.map(CheckpointFile.init),
+          deadline: searchRun.timeLimit?.deadline(),
+          progressInterval: searchRun.progressSeconds ?? report.progress.standardInterval,
           shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {
@@ -225,10 +210,10 @@ struct RecoverPasswordCommand: ParsableCommand {
     }
     do {
       if automatic, let remembered {
-        return try PasswordSet(automatic: remembered, model: typoModel)
+        return try PasswordSet(automatic: remembered, model: searchRun.typoModel)
       }
       return try PasswordSet(
-        remembered: remembered, typos: typoCount, model: typoModel,
+        remembered: remembered, typos: typoCount, model: searchRun.typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
           try PasswordTokens(file: file)
         }, candidates: candidates)
@@ -239,5 +224,14 @@ struct RecoverPasswordCommand: ParsableCommand {
     } catch {
       throw CLIError.failure(error.description)
     }
+  }
+
+  /// The one line for a `--resume` checkpoint that cannot be used (another search's or
+  /// part's, or not one).
+  func checkpointRefusal(_ error: PasswordRecoveryError) -> CLIError {
+    let same = searchRun.shard.count > 1 ? "passwords and --shard" : "passwords"
+    return .failure(
+      "\(resumePath ?? ""): \(error): give another --resume file, or the same file and \(same) "
+        + "as before")
   }
 }

@@ -34,7 +34,7 @@ final class RecoverPasswordReport {
   func finish(_ result: PasswordSession.Result) throws {
     progress.clear()
     // A part's result, even of a stopped run, says how far it got, for `recover collect`.
-    if command.printsJSON, let part = session.partResult(result) {
+    if command.searchRun.printsJSON, let part = session.partResult(result) {
       Output.standardOutput(String(decoding: part.jsonBytes(), as: UTF8.self))
     }
     let outcome = result.outcome
@@ -42,7 +42,7 @@ final class RecoverPasswordReport {
       guard outcome.isComplete else {
         let stopped =
           result.expired
-          ? "stopped after --max-hours \(command.timeLimit?.text ?? "")" : "interrupted"
+          ? "stopped after --max-hours \(command.searchRun.timeLimit?.text ?? "")" : "interrupted"
         throw CLIError.interrupted(
           "\(stopped) after \(RecoveryText.tried(result, of: session)): "
             + RecoverReport.resumeHint(command.resumePath))
@@ -58,8 +58,9 @@ final class RecoverPasswordReport {
     if let outputPath {
       try RecoverFiles.write(session.search.passwords.password(found.index), to: outputPath)
     }
-    if session.part != nil, command.printsJSON { return }
-    if command.printsJSON, var object = RecoveryText.json(result, of: session, file: file) {
+    if session.part != nil, command.searchRun.printsJSON { return }
+    if command.searchRun.printsJSON, var object = RecoveryText.json(result, of: session, file: file)
+    {
       if let outputPath { object.append("out", .string(outputPath)) }
       return Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     }

@@ -55,11 +55,11 @@ final class RecoverReport {
     case .interruptedWhileCounting: .interrupted(RecoveryText.interruptedWhileCounting)
     case .deadlineBeforePhase(let next):
       .interrupted(
-        "stopped after --max-hours \(command.timeLimit?.text ?? "") before phase \(next) of \(phases): "
+        "stopped after --max-hours \(command.searchRun.timeLimit?.text ?? "") before phase \(next) of \(phases): "
           + resumeHint)
     case .deadline:
       .interrupted(
-        "stopped after --max-hours \(command.timeLimit?.text ?? ""), having searched \(searched): "
+        "stopped after --max-hours \(command.searchRun.timeLimit?.text ?? ""), having searched \(searched): "
           + resumeHint)
     case .interrupted: .interrupted("interrupted after searching \(searched): \(resumeHint)")
     }
@@ -88,7 +88,7 @@ final class RecoverReport {
 
   /// Writes and prints what the session found, or throws the line that says why not.
   func finish(_ result: RecoverySession.Result, session: RecoverySession) throws {
-    let (printsJSON, outputPath) = (command.printsJSON, command.outputPath)
+    let (printsJSON, outputPath) = (command.searchRun.printsJSON, command.outputPath)
     // A shard's result, even of a stopped run, says how far it got, for `recover collect`.
     let part =
       printsJSON ? result.part.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } : nil
@@ -125,7 +125,7 @@ final class RecoverReport {
   private func reportCount(
     _ found: [RecoveredPhrase]?, _ progress: RecoveryProgress?, candidates: Int
   ) throws {
-    let (printsJSON, outputPath) = (command.printsJSON, command.outputPath)
+    let (printsJSON, outputPath) = (command.searchRun.printsJSON, command.outputPath)
     let valid = progress?.checksumValid ?? 0
     if let outputPath {
       guard valid <= 100, let found else {

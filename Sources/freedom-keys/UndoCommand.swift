@@ -37,7 +37,6 @@ struct UndoCommand: ParsableCommand {
   let path: String
   let dryRun: Bool
   let json: Bool
-  let commandPath: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     guard let path = arguments.value(Self.directory), !path.isEmpty else {
@@ -46,7 +45,6 @@ struct UndoCommand: ParsableCommand {
     self.path = path
     dryRun = arguments.flag(ExportOptions.dryRun)
     json = arguments.flag(ExportOptions.json)
-    commandPath = arguments.commandPath
   }
 
   func run() throws {

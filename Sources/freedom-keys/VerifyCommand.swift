@@ -51,6 +51,11 @@ struct VerifyCommand: ParsableCommand {
       ])
   }
 
+  /// The hint's line when a BIP-39 passphrase could explain the keys found.
+  static let passphraseHint =
+    "the keys found are of another identity; if this mnemonic was used with a BIP-39 "
+    + "passphrase, give it with --\(MnemonicOptions.passphraseFile.name) PATH (- to type it)"
+
   /// The node directories in help order: `--password-file` after the kinds it decrypts.
   static var directoryOptions: [Option] {
     let last = NodeKind.all.lastIndex(where: \.takesPassword) ?? -1
@@ -130,7 +135,7 @@ struct VerifyCommand: ParsableCommand {
         ? JSONValue.object(verification.json(passphraseMayExplain: hint)).rendered() + "\n"
         : NodeText.render(verification.lines))
     if let failure = verification.failure {
-      if hint { Output.hint(VerifyText.passphraseHint) }
+      if hint { Output.hint(Self.passphraseHint) }
       throw CLIError.mismatch(failure)
     }
   }

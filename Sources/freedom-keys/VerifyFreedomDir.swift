@@ -61,6 +61,8 @@ enum VerifyFreedomDir {
         ? NodeFinding.rowsJSON(findings, userData: userData) { NodeText.render($0) }.rendered()
           + "\n"
         : NodeText.render(NodeFinding.rows(findings)))
-    if let failure = VerifyText.failed(findings, absentFails: false) { throw failure }
+    if let failure = NodeFinding.failure(findings, absentFails: false) {
+      throw CLIError.mismatch(failure)
+    }
   }
 }
