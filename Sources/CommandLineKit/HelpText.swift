@@ -3,6 +3,20 @@ public enum HelpText {
   public static let helpOption = Option.flag("help", help: "Show help information.")
   public static let versionOption = Option.flag("version", help: "Show the version.")
 
+  /// `text` as help lines of at most 78 columns, broken between words (for a paragraph built
+  /// from constants rather than typed).
+  public static func wrapped(_ text: String) -> String {
+    var lines: [String] = []
+    for word in text.split(separator: " ") {
+      if let last = lines.last, last.count + 1 + word.count <= 78 {
+        lines[lines.count - 1] += " " + word
+      } else {
+        lines.append(String(word))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
   /// The help text of `node`'s command.
   public static func render(_ node: CommandNode) -> String {
     let configuration = node.configuration

@@ -25,7 +25,7 @@ struct ExportBeeCommand: ParsableCommand {
         bytes are written there as hex (0600); start bee with
         --password-file <dir>/\(Bee.passwordFile).
         """ + "\n"
-          + ExportCommand.wrapped(
+          + HelpText.wrapped(
             "With --force, a key of another identity is replaced and what bee kept for it is moved "
               + "into the backup: \(Bee.layout.identityState.joined(separator: ", ")).")
           + "\n\n" + ExportCommand.inputHelp + "\n\n" + ExportOptions.discussion,

@@ -16,20 +16,6 @@ struct ExportCommand: ParsableCommand {
 
   func run() {}
 
-  /// `text` as help lines of at most 78 columns, broken between words (for a paragraph that
-  /// spells a layout's constants).
-  static func wrapped(_ text: String) -> String {
-    var lines: [String] = []
-    for word in text.split(separator: " ") {
-      if let last = lines.last, last.count + 1 + word.count <= 78 {
-        lines[lines.count - 1] += " " + word
-      } else {
-        lines.append(String(word))
-      }
-    }
-    return lines.joined(separator: "\n")
-  }
-
   /// The paragraph every export's help ends with.
   static let inputHelp = """
     The mnemonic is read as by 'derive' (--mnemonic-file PATH or -, --vault-file,

@@ -99,3 +99,8 @@ struct SearchRunOptions {
     }
   }
 }
+
+extension ProgressLine {
+  /// Seconds between progress lines when none are given: every second on a terminal.
+  var standardInterval: Double { ProgressInterval.standard(redrawn: onTerminal) }
+}

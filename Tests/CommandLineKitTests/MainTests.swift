@@ -82,6 +82,23 @@ struct MainTests {
         == "toy: error: \(root)/file is not a directory; give --generate-manual a directory\n")
   }
 
+  @Test func progressIsRedrawnOnATerminalAndAppendedElsewhere() {
+    let written = Mutex("")
+    let streams = StandardStreams(
+      output: { _ in }, error: { text in written.withLock { $0 += text } })
+    let terminal = ProgressLine(onTerminal: true, streams: streams)
+    terminal.show("1 %")
+    terminal.show("2 %")
+    terminal.say("phase 2")
+    terminal.clear()
+    #expect(written.withLock { $0 } == "\r\u{1B}[K1 %\r\u{1B}[K2 %\r\u{1B}[Kphase 2\n")
+    written.withLock { $0 = "" }
+    let log = ProgressLine(onTerminal: false, streams: streams)
+    log.show("1 %")
+    log.say("phase 2")
+    #expect(written.withLock { $0 } == "progress: 1 %\nphase 2\n")
+  }
+
   @Test func oneLineShowsControlCharactersAsQuestionMarks() {
     #expect(StandardStreams.oneLine("a\nb\u{7}c\u{85}é") == "a?b?c?é")
   }
