@@ -1,4 +1,5 @@
 import CommandLineKit
+import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys keystore`: tools for Web3 Secret Storage key files.
@@ -53,29 +54,9 @@ struct KeystoreInspectCommand: ParsableCommand {
 
   func run() throws {
     let password = try passwordPath.map { try KeystorePassword.read($0) }
-    guard let bytes = try ExportFiles.read(path) else {
-      throw CLIError.failure("\(path) does not exist")
-    }
-    let keystore: Web3Keystore
-    do {
-      keystore = try Web3Keystore(json: bytes)
-    } catch {
-      throw CLIError.failure("\(path): \(error)")
-    }
-    var keyAddress: EthereumAddress?
-    if let password {
-      do {
-        KDFNotice.announce("decrypting \(path)", keystore.kdf)
-        keyAddress = EthereumAddress(publicKey: try keystore.decrypt(password: password).publicKey)
-      } catch .wrongPassword {
-        throw CLIError.failure("wrong password for \(path): its MAC does not match")
-      } catch {
-        throw CLIError.failure("\(path): \(error)")
-      }
-    }
-
-    let report = keystore.report(
-      keyAddress: keyAddress, uncheckedPassword: "not checked (--password-file checks it)")
+    let opened = try UserFiles.keystore(path, password: password, events: NodeText.show)
+    let report = opened.keystore.report(
+      keyAddress: opened.keyAddress, uncheckedPassword: "not checked (--password-file checks it)")
     Output.standardOutput(
       printsJSON ? JSONValue.object(report.json).rendered() + "\n" : report.text.rendered)
   }

@@ -1,0 +1,48 @@
+import CryptoPrimitives
+import VaultKeys
+
+extension UserFiles {
+  /// A keystore file a user names, opened: the keystore and, with a password, the address of
+  /// the key it holds (the MAC checked first).
+  public struct OpenedKeystore: Sendable {
+    public let keystore: Web3Keystore
+    /// The key's address, nil without a password.
+    public let keyAddress: EthereumAddress?
+  }
+
+  /// Why a keystore file cannot be opened, naming the file.
+  public struct KeystoreFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+  }
+
+  /// Reads and parses the keystore at `path` and, with `password`, decrypts it (`events` is
+  /// told of the key derivation first).
+  public static func keystore(
+    _ path: String, password: SecureBytes?, events: (NodeEvent) -> Void = { _ in }
+  ) throws(KeystoreFileError) -> OpenedKeystore {
+    let bytes: SecureBytes?
+    do {
+      bytes = try read(path)
+    } catch {
+      throw KeystoreFileError(description: error.message)
+    }
+    guard let bytes else { throw KeystoreFileError(description: "\(path) does not exist") }
+    let keystore: Web3Keystore
+    do {
+      keystore = try Web3Keystore(json: bytes)
+    } catch {
+      throw KeystoreFileError(description: "\(path): \(error)")
+    }
+    guard let password else { return OpenedKeystore(keystore: keystore, keyAddress: nil) }
+    events(.keyDerivation(encrypting: false, path: path, kdf: keystore.kdf))
+    do {
+      let key = try keystore.decrypt(password: password)
+      return OpenedKeystore(
+        keystore: keystore, keyAddress: EthereumAddress(publicKey: key.publicKey))
+    } catch .wrongPassword {
+      throw KeystoreFileError(description: "wrong password for \(path): its MAC does not match")
+    } catch {
+      throw KeystoreFileError(description: "\(path): \(error)")
+    }
+  }
+}
