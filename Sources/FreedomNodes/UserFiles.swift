@@ -35,3 +35,45 @@ extension NodeSession {
   /// The folder in a node directory that holds what exports replaced.
   public static let backupFolder = NodeLayout.replacedName
 }
+
+extension UserFiles {
+  /// Why the files of a directory a user names cannot be read.
+  public enum DirectoryError: Error, Equatable, Sendable {
+    /// The directory cannot be listed; `reason` is the system's explanation.
+    case unlistable(reason: String)
+    /// It holds no file with the extension asked for.
+    case empty
+    /// A file listed was gone when it was read.
+    case disappeared(file: String)
+    /// A file listed cannot be read: the reader's message.
+    case unreadable(message: String)
+  }
+
+  /// The files of `directory` whose names end in `suffix` (hidden ones left out), in name
+  /// order, each with its bytes: a directory of results, read as a whole.
+  public static func files(in directory: String, endingIn suffix: String) throws(DirectoryError)
+    -> [(name: String, bytes: [UInt8])]
+  {
+    let entries: [String]
+    do {
+      entries = try NodeFileReader.names(inDirectory: directory)
+    } catch {
+      throw .unlistable(reason: error.reason)
+    }
+    let names = entries.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
+    guard !names.isEmpty else { throw .empty }
+    var files: [(name: String, bytes: [UInt8])] = []
+    for name in names {
+      let file = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+      let bytes: SecureBytes?
+      do {
+        bytes = try read(file)
+      } catch {
+        throw .unreadable(message: error.message)
+      }
+      guard let bytes else { throw .disappeared(file: file) }
+      files.append((file, bytes.withUnsafeBytes { Array($0) }))
+    }
+    return files
+  }
+}

@@ -1,6 +1,6 @@
 import CommandLineKit
+import FreedomNodes
 import PhraseRecovery
-import SystemCalls
 import VaultKeys
 
 /// `freedom-keys recover collect DIR`: merges the `--json` results of a sharded search (one
@@ -95,22 +95,20 @@ struct RecoverCollectCommand: ParsableCommand {
 
   /// The results in `path`, in name order; at least one.
   private func readResults() throws -> [(name: String, bytes: [UInt8])] {
-    guard let entries = Platform.names(path: path) else {
-      throw CLIError.failure(
-        "cannot read the directory \(path): \(Platform.message(Platform.errno)): give the "
-          + "directory the shards wrote their --json results to")
-    }
-    let names = entries.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
-    guard !names.isEmpty else {
-      throw CLIError.failure(
-        "\(path) holds no .json results: give the directory the shards' --json output went to")
-    }
-    return try names.sorted().map { name in
-      let file = path.hasSuffix("/") ? path + name : path + "/" + name
-      guard let bytes = try ExportFiles.read(file) else {
-        throw CLIError.failure("\(file) disappeared while it was read: collect again")
-      }
-      return (file, bytes.withUnsafeBytes { Array($0) })
+    do {
+      return try UserFiles.files(in: path, endingIn: ".json")
+    } catch {
+      let message =
+        switch error {
+        case .unlistable(let reason):
+          "cannot read the directory \(path): \(reason): give the directory the shards wrote "
+            + "their --json results to"
+        case .empty:
+          "\(path) holds no .json results: give the directory the shards' --json output went to"
+        case .disappeared(let file): "\(file) disappeared while it was read: collect again"
+        case .unreadable(let message): message
+        }
+      throw CLIError.failure(message)
     }
   }
 

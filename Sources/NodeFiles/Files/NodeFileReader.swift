@@ -6,6 +6,17 @@ public enum NodeFileReader {
   /// Larger files are refused unread: no key or node config file comes close.
   public static let maximumByteCount = 4 * 1024 * 1024
 
+  /// Why a directory cannot be listed: the system's explanation.
+  public struct ListingError: Error, Sendable { public let reason: String }
+
+  /// The names in the directory at `path` ("." and ".." left out).
+  public static func names(inDirectory path: String) throws(ListingError) -> [String] {
+    guard let names = Platform.names(path: path) else {
+      throw ListingError(reason: Platform.message(Platform.errno))
+    }
+    return names
+  }
+
   /// The bytes of the regular file at `path`, read straight into zeroizing memory; nil when
   /// there is no file. A directory, a device or an oversized file is an error.
   public static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
