@@ -277,9 +277,11 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
   }
 
   /// Fails unless desktop accepts `password` for a vault (UTF-8, at least 8 characters).
-  public static func check(vaultPassword password: SecureBytes) throws(NodeError) {
+  public static func check(vaultPassword password: SecureBytes, file: String? = nil)
+    throws(NodeError)
+  {
     guard let length = DesktopVault.javaScriptLength(password) else {
-      throw .invalidInput(.vaultPasswordNotText)
+      throw .invalidInput(.vaultPasswordNotText(file: file))
     }
     guard length >= DesktopVault.minimumPasswordLength else {
       throw .invalidInput(.shortVaultPassword(length))

@@ -113,7 +113,8 @@ extension NodeError.InvalidInput {
     case .shortVaultPassword(let length):
       "the vault password has \(length) characters; desktop Freedom requires at least "
         + "\(DesktopVault.minimumPasswordLength): nothing was written"
-    case .vaultPasswordNotText: "the vault password is not UTF-8 text"
+    case .vaultPasswordNotText(let file):
+      "the vault password\(file.map { " in \($0)" } ?? "") is not UTF-8 text"
     case .notEnglish(let language):
       "desktop Freedom reads English mnemonics only; this one is \(language)"
         + " and would not open there: nothing was written"

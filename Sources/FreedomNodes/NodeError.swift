@@ -148,8 +148,8 @@ public enum NodeError: Error, Sendable {
     case emptyPasswordFile(String)
     /// A vault password shorter than desktop accepts (its length in characters).
     case shortVaultPassword(Int)
-    /// A vault password that is not UTF-8.
-    case vaultPasswordNotText
+    /// A vault password that is not UTF-8 (read from `file`, when it was).
+    case vaultPasswordNotText(file: String?)
     /// A mnemonic desktop cannot read (its language).
     case notEnglish(String)
     /// A keystore without an address field, when no password lets it be decrypted.

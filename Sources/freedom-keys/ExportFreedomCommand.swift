@@ -92,13 +92,8 @@ struct ExportFreedomCommand: ParsableCommand {
       let password = SecretInput.droppingLineEnding(
         try SecretInput.read(
           SecretSource(role: "vault password", path: path, isNew: export.passwordsAreNew)))
-      do throws(NodeError) {
-        try DesktopInstallation.check(vaultPassword: password)
-      } catch {
-        if case .invalidInput(.vaultPasswordNotText) = error {
-          throw CLIError.failure("the vault password in \(path) is not UTF-8 text")
-        }
-        throw NodeText.cliError(error, .export)
+      try NodeText.run(.export) {
+        try DesktopInstallation.check(vaultPassword: password, file: path)
       }
       return password
     }

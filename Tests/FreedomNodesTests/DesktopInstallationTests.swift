@@ -136,6 +136,13 @@ struct DesktopInstallationTests {
     #expect(throws: NodeError.self) {
       try DesktopInstallation.check(vaultPassword: SecureBytes(utf8: "short"))
     }
+    do {
+      try DesktopInstallation.check(vaultPassword: SecureBytes([0xFF, 0xFE, 0x41]), file: "/p")
+      Issue.record("a password that is not UTF-8 was accepted")
+    } catch {
+      #expect(
+        error.message(.export).rendered { _ in "" } == "the vault password in /p is not UTF-8 text")
+    }
     #expect(throws: NodeError.self) {
       try DesktopInstallation.check(
         mnemonic: try! Mnemonic(
