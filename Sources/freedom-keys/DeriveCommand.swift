@@ -1,5 +1,5 @@
 import CommandLineKit
-import FoundationEssentials
+import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys derive`: the identities of one mnemonic, or the key at one path.
@@ -88,7 +88,7 @@ struct DeriveCommand: ParsableCommand {
     vaultMetaPath =
       explicitMeta
       ?? (arguments.value(Self.path) == nil
-        ? input.vaultPath.flatMap { Self.vaultMeta(besideVault: $0) } : nil)
+        ? input.vaultPath.flatMap { UserFiles.vaultMeta(besideVault: $0) } : nil)
 
     options.experimental = try Self.experimentalKeys(arguments)
     self.options = options
@@ -169,24 +169,12 @@ struct DeriveCommand: ParsableCommand {
     }
   }
 
-  /// `vault-meta.json` beside a `--vault-file`, when there is one.
-  private static func vaultMeta(besideVault vaultPath: String) -> String? {
-    guard vaultPath != "-" else { return nil }  // a vault on standard input has no directory
-    let directory = vaultPath.lastIndex(of: "/").map { String(vaultPath[...$0]) } ?? "./"
-    let candidate = directory + DesktopVaultMeta.fileName
-    return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
-  }
-
   /// The `vault-meta.json` at `path`; nothing in it is secret.
   private static func readVaultMeta(_ path: String) throws -> DesktopVaultMeta {
-    guard let bytes = try ExportFiles.read(path) else {
+    guard let meta = try UserFiles.vaultMeta(path) else {
       throw CLIError.failure("\(path) does not exist; check --vault-meta")
     }
-    do {
-      return try DesktopVaultMeta(json: bytes)
-    } catch {
-      throw CLIError.failure("\(path): \(error)")
-    }
+    return meta
   }
 
   func run() throws {

@@ -40,3 +40,22 @@ import VaultKeys
     #expect(refusal(other)?.hasPrefix("\(other): ") == true)
   }
 }
+
+/// Desktop's vault-meta.json a user names, or finds beside the vault.
+@Suite struct UserVaultMetaTests {
+  @Test func isFoundBesideTheVaultAndRead() throws {
+    let fixture = try NodeFixture()
+    let vault = try fixture.file("identity/identity-vault.json", "{}")
+    #expect(UserFiles.vaultMeta(besideVault: vault) == nil)
+    #expect(UserFiles.vaultMeta(besideVault: "-") == nil)
+    let meta = try fixture.file("identity/vault-meta.json", "not json")
+    #expect(UserFiles.vaultMeta(besideVault: vault) == meta)
+    #expect(throws: UserFiles.VaultMetaFileError.self) { try UserFiles.vaultMeta(meta) }
+    do {
+      _ = try UserFiles.vaultMeta(meta)
+    } catch {
+      #expect(error.description.hasPrefix("\(meta): "))
+    }
+    #expect(try UserFiles.vaultMeta(fixture.path("identity/none.json")) == nil)
+  }
+}

@@ -1,6 +1,12 @@
 import CryptoPrimitives
 import VaultKeys
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 extension UserFiles {
   /// A keystore file a user names, opened: the keystore and, with a password, the address of
   /// the key it holds (the MAC checked first).
@@ -43,6 +49,38 @@ extension UserFiles {
       throw KeystoreFileError(description: "wrong password for \(path): its MAC does not match")
     } catch {
       throw KeystoreFileError(description: "\(path): \(error)")
+    }
+  }
+}
+
+extension UserFiles {
+  /// Desktop's `vault-meta.json` beside the vault at `vaultPath`, when there is one (a vault
+  /// read from standard input, "-", has no directory).
+  public static func vaultMeta(besideVault vaultPath: String) -> String? {
+    guard vaultPath != "-" else { return nil }
+    let directory = vaultPath.lastIndex(of: "/").map { String(vaultPath[...$0]) } ?? "./"
+    let candidate = directory + DesktopVaultMeta.fileName
+    return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
+  }
+
+  /// Why a vault-meta file cannot be read, naming it.
+  public struct VaultMetaFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+  }
+
+  /// The vault-meta file at `path`, parsed (nothing in it is secret); nil when there is none.
+  public static func vaultMeta(_ path: String) throws(VaultMetaFileError) -> DesktopVaultMeta? {
+    let bytes: SecureBytes?
+    do {
+      bytes = try read(path)
+    } catch {
+      throw VaultMetaFileError(description: error.message)
+    }
+    guard let bytes else { return nil }
+    do {
+      return try DesktopVaultMeta(json: bytes)
+    } catch {
+      throw VaultMetaFileError(description: "\(path): \(error)")
     }
   }
 }
