@@ -127,9 +127,18 @@ public struct Antd: FreedomNode, RecoveryTargetSource {
     guard let content = try NodeFileAccess.read(file) else {
       throw .missingFile(path: file, needed: .antdPasswordFile)
     }
+    return NodePassword(
+      password: try password(fromFile: content, path: file), source: .passwordFile(file))
+  }
+
+  /// The password in a password file's `content` as antd reads it: trailing CR and LF
+  /// removed; an empty one refused, naming the file at `path`.
+  public static func password(fromFile content: SecureBytes, path: String) throws(NodeError)
+    -> SecureBytes
+  {
     let password = AntdConfig.passwordFromFile(content)
-    guard password.count > 0 else { throw .invalidInput(.emptyPasswordFile(file)) }
-    return NodePassword(password: password, source: .passwordFile(file))
+    guard password.count > 0 else { throw .invalidInput(.emptyPasswordFile(path)) }
+    return password
   }
 
   /// Refuses a desktop userData (antd's directory is the ant-data inside it), another part of

@@ -47,8 +47,10 @@ struct ExportAntdCommand: ParsableCommand {
 
   func run() throws {
     let profile = try input.readProfile()
-    let givenPassword = try passwordPath.map {
-      try Self.readPasswordFile($0, isNew: export.passwordsAreNew)
+    let givenPassword = try passwordPath.map { path in
+      let content = try SecretInput.read(
+        SecretSource(role: "keystore password", path: path, isNew: export.passwordsAreNew))
+      return try NodeText.run(.export) { try Antd.password(fromFile: content, path: path) }
     }
     let antd = Antd(directory: directory)
     let inputs = Antd.ExportInputs(profile: profile, password: givenPassword)
@@ -59,14 +61,5 @@ struct ExportAntdCommand: ParsableCommand {
         try outcome.plan.report(profile: profile)
           + outcome.keptAsideLines
       })
-  }
-
-  /// A password file as antd reads `password-file`: trailing CR and LF removed.
-  static func readPasswordFile(_ path: String, isNew: Bool = false) throws -> SecureBytes {
-    let content = try SecretInput.read(
-      SecretSource(role: "keystore password", path: path, isNew: isNew))
-    let password = AntdConfig.passwordFromFile(content)
-    guard password.count > 0 else { throw CLIError.failure("the password file \(path) is empty") }
-    return password
   }
 }

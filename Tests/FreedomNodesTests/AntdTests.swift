@@ -50,6 +50,18 @@ struct AntdTests {
         == NodeFixture.profile.swarm.privateKey.rawRepresentation)
   }
 
+  @Test func aPasswordFileLosesTrailingLineEndsAndMustHoldOne() throws {
+    #expect(
+      try Antd.password(fromFile: SecureBytes(utf8: "pass\r\n\n"), path: "/p")
+        == SecureBytes(utf8: "pass"))
+    do {
+      _ = try Antd.password(fromFile: SecureBytes(utf8: "\r\n"), path: "/p")
+      Issue.record("an empty password file was accepted")
+    } catch {
+      #expect(error.message(.export).rendered { _ in "" } == "the password file /p is empty")
+    }
+  }
+
   @Test func aSHA3MACKeystoreIsAMismatchForAntdAndAMatchForBee() throws {
     let fixture = try NodeFixture()
     let antd = try antData(fixture, config: "password: pw-of-the-test\n")
