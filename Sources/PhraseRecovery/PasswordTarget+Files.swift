@@ -37,6 +37,8 @@ package enum PasswordTargetError: Error, Equatable, Sendable, CustomStringConver
 
   package var description: String {
     switch self {
+    case .notAVault(let file, .notAVault(let reason)):
+      DesktopVaultError.notAVault(reason: reason).naming(file)
     case .notAVault(let file, let error):
       "\(file) is not a desktop Freedom identity vault: \(error)"
     case .notAKeystore(let file, let error): "\(file) is not a web3 v3 keystore: \(error)"

@@ -37,3 +37,13 @@ public enum DesktopVaultError: Error, Equatable, Sendable, CustomStringConvertib
     }
   }
 }
+
+extension DesktopVaultError {
+  /// The message for the vault read from `file` (as messages name it): "v.json is not a
+  /// desktop Freedom identity vault: missing 'version'"; a vault of a kind this tool does not
+  /// read, or one that does not open, as it is.
+  public func naming(_ file: String) -> String {
+    guard case .notAVault(let reason) = self else { return description }
+    return "\(file) is not a desktop Freedom identity vault: \(reason)"
+  }
+}

@@ -157,8 +157,7 @@ struct MnemonicOptions {
     do {
       return try DesktopVault(json: json)
     } catch {
-      guard case .notAVault(let reason) = error else { throw error }
-      throw CLIError.failure("\(source) is not a desktop Freedom identity vault: \(reason)")
+      throw CLIError.failure(error.naming("\(source)"))
     }
   }
 

@@ -34,7 +34,8 @@ struct PasswordTargetFilesTests {
       try PasswordTarget(vault: notJSON, file: "v.json")
     } throws: { error in
       guard case .notAVault(file: "v.json", _) = error as? PasswordTargetError else { return false }
-      return "\(error)".hasPrefix("v.json is not a desktop Freedom identity vault: ")
+      // Named once, not twice ("…: the file is not a desktop Freedom identity vault: …").
+      return "\(error)".hasPrefix("v.json is not a desktop Freedom identity vault: not valid JSON")
     }
     #expect {
       try PasswordTarget(
