@@ -34,6 +34,8 @@ package enum PasswordTargetError: Error, Equatable, Sendable, CustomStringConver
   case notAKeystore(file: String, Web3KeystoreError)
   /// An installation has no vault (its file does not exist).
   case noVault(file: String)
+  /// A node directory has no keystore (its file does not exist).
+  case noKeystore(file: String)
 
   package var description: String {
     switch self {
@@ -43,6 +45,7 @@ package enum PasswordTargetError: Error, Equatable, Sendable, CustomStringConver
       "\(file) is not a desktop Freedom identity vault: \(error)"
     case .notAKeystore(let file, let error): "\(file) is not a web3 v3 keystore: \(error)"
     case .noVault(let file): "\(file) does not exist: this installation has no vault to open"
+    case .noKeystore(let file): "\(file) does not exist: this directory has no keystore to open"
     }
   }
 }

@@ -176,17 +176,13 @@ struct RecoverPasswordCommand: ParsableCommand {
         return try NodeSession.passwordTarget(installation, events: NodeText.show)
       }
     default:
-      let stored = try NodeText.run(.recover(option)) {
-        option == Self.beeDir
-          ? try NodeSession.reading(Bee(directory: path), events: NodeText.show) { $0.keystore }
-          : try NodeSession.reading(Antd(directory: path), events: NodeText.show) { $0.keystore }
-      }
-      let file = Bee(directory: path).keystorePath
-      switch stored {
-      case .present(let keystore): return (file, .keystore(keystore))
-      case .absent:
+      do {
+        return try NodeText.run(.recover(option)) {
+          try NodeSession.passwordTarget(
+            swarmKeystoreIn: path, antd: option == Self.antdDir, events: NodeText.show)
+        }
+      } catch PasswordTargetError.noKeystore(let file) {
         throw CLIError.failure("\(file) does not exist: \(option.synopsis) needs it to open")
-      case .unreadable(let problem): throw CLIError.failure(problem.description)
       }
     }
   }

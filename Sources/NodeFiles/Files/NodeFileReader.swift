@@ -59,7 +59,7 @@ public enum NodeFileReader {
 
 /// A file that was read but could not be understood (a corrupt key, another program's file):
 /// `export` replaces it only with `--force`, `verify` reports it as an error.
-public struct UnreadableNodeFile: Error, Sendable {
+public struct UnreadableNodeFile: Error, Sendable, CustomStringConvertible {
   public let path: String
   public let reason: String
 
