@@ -187,6 +187,14 @@ public struct Ant: FreedomNode, RecoveryTargetSource {
 }
 
 extension Ant {
+  /// What an export's JSON adds: the nonce rule written and the overlay it gives.
+  public func json(_ outcome: ExportOutcome<Plan>) -> JSONObject {
+    [
+      "nonce": .string(nonce == .zero ? "zero" : "derivedFromKey"),
+      "overlay": .string(outcome.plan.overlay.hex),
+    ]
+  }
+
   /// What an export wrote, with the overlay its nonce gives.
   public func report(_ outcome: ExportOutcome<Plan>, profile: FreedomProfile) -> String {
     let (ant, nonceRule) = (self, nonce)

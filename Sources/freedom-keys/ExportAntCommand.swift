@@ -47,14 +47,6 @@ struct ExportAntCommand: ParsableCommand {
     flow.antNonce = nonceRule
     try flow.run(
       ant, profile, target: directory,
-      json: { outcome in
-        [
-          "nonce": .string(nonceRule == .zero ? "zero" : "derivedFromKey"),
-          "overlay": .string(outcome.plan.overlay.hex),
-        ]
-      },
-      report: { outcome in
-        ant.report(outcome, profile: profile)
-      })
+      json: ant.json, report: { ant.report($0, profile: profile) })
   }
 }

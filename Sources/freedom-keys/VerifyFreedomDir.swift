@@ -12,17 +12,17 @@ enum VerifyFreedomDir {
     _ directory: String, input: MnemonicOptions, vaultPasswordPath: String?, json: Bool,
     profile: String? = nil
   ) throws {
-    let located = try NodeText.run(.verify) {
-      if let profile { return try DesktopInstallation(appRoot: directory, profile: profile) }
-      return try DesktopInstallation(userData: directory)
+    let (located, vaultExists) = try NodeText.run(.verify) {
+      let located =
+        try profile.map { try DesktopInstallation(appRoot: directory, profile: $0) }
+        ?? DesktopInstallation(userData: directory)
+      // The right directory before anything else: no password is asked for a wrong one.
+      try located.requireRightDirectory()
+      try NodeSession.reading(located, events: NodeText.show) { _ in }
+      return (located, try located.hasVault())
     }
-    let userData = located.directory
-    // The right directory before anything else: no password is asked for a wrong one.
-    try NodeText.run(.verify) { try located.requireRightDirectory() }
-    try NodeText.run(.verify) { try NodeSession.reading(located, events: NodeText.show) { _ in } }
     let vaultPath = located.vaultPath
     // Without a mnemonic (file or vault given), the installation's own vault is the source.
-    let vaultExists = try NodeText.run(.verify) { try located.hasVault() }
     let vaultIsSource = input.mnemonicPath == nil && input.vaultPath == nil && vaultExists
     let vaultPassword: SecureBytes?
     if let vaultPasswordPath {
@@ -58,7 +58,8 @@ enum VerifyFreedomDir {
     }
     Output.standardOutput(
       json
-        ? NodeFinding.rowsJSON(findings, userData: userData) { NodeText.render($0) }.rendered()
+        ? NodeFinding.rowsJSON(findings, userData: located.directory) { NodeText.render($0) }
+          .rendered()
           + "\n"
         : NodeText.render(NodeFinding.rows(findings)))
     if let failure = NodeFinding.failure(findings, absentFails: false) {
