@@ -268,15 +268,16 @@ public struct Kubo: FreedomNode, RecoveryTargetSource {
   /// throw before writing (the refusal, a missing directory, one this user may not write in).
   public static func dryRunKeyFile(
     _ path: String, identity: Ed25519Identity, consent: ExportConsent
-  ) throws(NodeError) -> PlannedAction {
+  ) throws(NodeError) -> ExportSummary {
     let action = try planKeyFile(path, identity: identity, consent: consent)
-    if action.kind == .keep { return action }
-    do {
-      try SecureFileWriter.requireWritable(path)
-    } catch {
-      throw .files(NodeFileError(.io, error.description))
+    if action.kind != .keep {
+      do {
+        try SecureFileWriter.requireWritable(path)
+      } catch {
+        throw .files(NodeFileError(.io, error.description))
+      }
     }
-    return action
+    return ExportSummary(target: path, actions: [action], changes: action.kind != .keep)
   }
 
   /// Writes the libp2p private key protobuf of `identity` to `path` (0600), for

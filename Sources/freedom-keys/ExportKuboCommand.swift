@@ -77,8 +77,7 @@ struct ExportKuboCommand: ParsableCommand {
     let flow = ExportFlow(export)
     if export.dryRun {
       return try flow.dryRun(target: path) { () throws(NodeError) in
-        let action = try Kubo.dryRunKeyFile(path, identity: identity, consent: export.consent)
-        return ExportSummary(target: path, actions: [action], changes: action.kind != .keep)
+        try Kubo.dryRunKeyFile(path, identity: identity, consent: export.consent)
       }
     }
     let done = try NodeText.run(.export) {

@@ -15,7 +15,11 @@ import VaultKeys
     let identity = NodeFixture.profile.ipfs
     let peerID = identity.peerID.base58
 
+    let planned = try Kubo.dryRunKeyFile(path, identity: identity, consent: .none)
+    #expect(planned.changes && planned.actions.map(\.kind) == [.create])
     let first = try Kubo.exportKeyFile(path, identity: identity, consent: .none)
+    let kept = try Kubo.dryRunKeyFile(path, identity: identity, consent: .none)
+    #expect(!kept.changes && kept.actions.map(\.kind) == [.keep])
     #expect(first.wrote)
     #expect(first.action.kind == .create)
     #expect(
