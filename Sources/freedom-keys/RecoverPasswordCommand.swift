@@ -164,7 +164,7 @@ struct RecoverPasswordCommand: ParsableCommand {
         warnsIfShared: false)
       return (path, try PasswordTarget(vault: json, file: path))
     case Self.keystore:
-      guard let bytes = try ExportFiles.read(path) else {
+      guard let bytes = try UserFiles.read(path) else {
         throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs a keystore")
       }
       return (path, try PasswordTarget(keystore: bytes, file: path))
