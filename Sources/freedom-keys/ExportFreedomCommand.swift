@@ -10,7 +10,7 @@ struct ExportFreedomCommand: ParsableCommand {
   static let freedomDir = SharedOptions.freedomDir(
     help: "Desktop's userData (Linux: ~/.config/Freedom).")
   static let vaultPassword = MnemonicOptions.vaultPasswordFile
-  static let alias = Option.value("alias", "name", help: "Radicle alias (default FreedomBrowser).")
+  static let alias = SharedOptions.radicleAlias(help: "Radicle alias (default FreedomBrowser).")
   static let radicleHome = SharedOptions.directory(
     Radicle.kind, help: "Radicle's home, if not where desktop looks.")
   static let replaceVault = Option.flag(

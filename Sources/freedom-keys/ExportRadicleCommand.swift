@@ -6,8 +6,8 @@ import VaultKeys
 /// (`Radicle`).
 struct ExportRadicleCommand: ParsableCommand {
   static let home = Option.value("home", "dir", help: "The Radicle home (RAD_HOME, ~/.radicle).")
-  static let alias = Option.value(
-    "alias", "name", help: "Set node.alias in \(Radicle.configFile); key comment.")
+  static let alias = SharedOptions.radicleAlias(
+    help: "Set node.alias in \(Radicle.configFile); key comment.")
 
   /// The key comment when no alias is given.
   static let defaultComment = "freedom-keys"

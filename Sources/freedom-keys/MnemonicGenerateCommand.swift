@@ -7,9 +7,7 @@ import VaultKeys
 struct MnemonicGenerateCommand: ParsableCommand {
   static let words = Option.value(
     "words", "n", help: "12, 15, 18, 21 or 24 words (default 24).")
-  static let language = Option.value(
-    "language", "name", help: "The wordlist (default english).",
-    choices: Wordlist.Language.allCases.map(\.rawValue))
+  static let language = SharedOptions.language(help: "The wordlist (default english).")
   static let out = SharedOptions.out(help: "Write it to a new file <path> (mode 0600).")
 
   static var configuration: CommandConfiguration {

@@ -17,10 +17,7 @@ struct MnemonicOptions {
   static let passphraseFile = Option.value(
     "passphrase-file", "path",
     help: "Read the BIP-39 passphrase from <path>.")
-  static let language = Option.value(
-    "language", "name",
-    help: "Use this wordlist instead of detecting it.",
-    choices: Wordlist.Language.allCases.map(\.rawValue))
+  static let language = SharedOptions.language(help: "Use this wordlist instead of detecting it.")
   /// The options in help order.
   static let all = [mnemonicFile, vaultFile, vaultPasswordFile, passphraseFile, language]
   /// The options of a command that reads the words but derives nothing (no passphrase).

@@ -46,6 +46,14 @@ enum SharedOptions {
         + "(\(SwarmOverlay.nonceByteCount) bytes)")
   }
 
+  /// `--language`: a BIP-39 wordlist, one of those the package has.
+  static func language(help: String) -> Option {
+    .value("language", "name", help: help, choices: Wordlist.Language.allCases.map(\.rawValue))
+  }
+
+  /// `--alias`: the Radicle node's alias (`node.alias`).
+  static func radicleAlias(help: String) -> Option { .value("alias", "name", help: help) }
+
   /// `--out`: a new file (mode 0600) the result is written to.
   static func out(help: String) -> Option { .value("out", "path", help: help) }
 }
