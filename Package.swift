@@ -53,7 +53,6 @@ let package = Package(
       name: "freedom-keys",
       dependencies: [
         "CommandLineKit", "FreedomNodes", "VaultKeys", "PhraseRecovery", "CryptoPrimitives",
-        "SystemCalls",
       ]
     ),
     // The helpers every test target shares (scratch directories, running programs).

@@ -41,6 +41,18 @@ struct SystemCallBoundaryTests {
     }
   }
 
+  /// The CLI parses, calls the libraries and renders: it reaches no system layer itself.
+  @Test func theCommandLineCallsNoSystemLayer() throws {
+    let files = try Self.files(in: "freedom-keys")
+    #expect(files.count > 20)
+    for module in ["Glibc", "SystemCalls", "NodeFiles"] {
+      let importing = files.filter { _, text in
+        text.split(separator: "\n").contains { $0.hasSuffix("import \(module)") }
+      }.map(\.0)
+      #expect(importing.isEmpty, "\(module): \(importing)")
+    }
+  }
+
   @Test func oneMkdirOfAUserPath() throws {
     // SecureFileWriter.createDirectory and the node directory NodeDirectory.open creates share
     // DirectoryPath.make; below a node directory DirectoryDescriptor uses mkdirat.

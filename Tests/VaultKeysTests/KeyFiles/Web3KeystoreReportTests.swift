@@ -2,15 +2,6 @@ import Testing
 
 @testable import VaultKeys
 
-/// swarm-cli's TestIdentity key file (scrypt n=1024), as `Web3KeystoreTests` reads it.
-private let scryptFile = """
-  {"address":"839b825c908fff5e4b51d97893f2fe64422f8978","crypto":{"cipher":"aes-128-ctr",\
-  "ciphertext":"ec7e9133d81aa40d10a1869a0d8bbbbbd447c23a55d2a73f47e5f5985abc0868",\
-  "cipherparams":{"iv":"6465666768696a6b6c6d6e6f70717273"},"kdf":"scrypt","kdfparams":{"n":1024,\
-  "r":8,"p":1,"dklen":32,"salt":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"},\
-  "mac":"7a96ec1ff70b92969913cb9b81d842d758c848aca20289301f2d0695b2fae8d1"},"version":3,\
-  "id":"00000000-0000-4000-8000-000000000000"}
-  """
 /// The same ciphertext under PBKDF2, without an address or an id (the MAC is not checked here).
 private let pbkdf2File = """
   {"crypto":{"cipher":"aes-128-ctr",\
@@ -22,9 +13,10 @@ private let pbkdf2File = """
 private let address =
   (try? EthereumAddress("0x839b825c908fff5e4b51d97893f2fe64422f8978"))?.checksummed ?? "none"
 
+/// The scrypt key file is `Web3KeystoreTests`' (swarm-cli's TestIdentity, n=1024).
 @Suite struct Web3KeystoreReportTests {
   @Test func uncheckedScryptFile() throws {
-    let keystore = try Web3Keystore(json: Array(scryptFile.utf8))
+    let keystore = try Web3Keystore(json: Array(sha3MACFile.utf8))
     let report = keystore.report(keyAddress: nil)
     #expect(
       JSONValue.object(report.json).compact
@@ -68,7 +60,7 @@ private let address =
   }
 
   @Test func aStatedAddressIsSaidToMatch() throws {
-    let keystore = try Web3Keystore(json: Array(scryptFile.utf8))
+    let keystore = try Web3Keystore(json: Array(sha3MACFile.utf8))
     let report = keystore.report(keyAddress: try EthereumAddress(address))
     #expect(report.text.rendered.hasSuffix("\n                the same as the file's address\n"))
     #expect(report.json.members.last?.key == "addressMatches")

@@ -10,7 +10,7 @@ private let knownAddressHex = "839b825c908fff5e4b51d97893f2fe64422f8978"
 
 /// A key file whose MAC is SHA3-256 (bee before 2022), made with Python's hashlib and
 /// pycryptodome: scrypt("TestPassword", salt 00…1f, n=1024, r=8, p=1), IV 64…73.
-private let sha3MACFile = """
+let sha3MACFile = """
   {"address":"839b825c908fff5e4b51d97893f2fe64422f8978","crypto":{"cipher":"aes-128-ctr",\
   "ciphertext":"ec7e9133d81aa40d10a1869a0d8bbbbbd447c23a55d2a73f47e5f5985abc0868",\
   "cipherparams":{"iv":"6465666768696a6b6c6d6e6f70717273"},"kdf":"scrypt","kdfparams":{"n":1024,\
