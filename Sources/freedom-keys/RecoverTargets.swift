@@ -7,27 +7,27 @@ extension RecoverCommand {
   static func parseTargets(_ arguments: ParsedArguments, accounts: Int) throws(CLIError)
     -> ([RecoveryTarget], addressByAccounts: Bool)
   {
+    /// `body`'s value, or its error worded as a usage error naming the option.
+    func words<T>(_ body: () throws(GivenTargetError) -> T) throws(CLIError) -> T {
+      do {
+        return try body()
+      } catch {
+        throw arguments.usage(message(error))
+      }
+    }
     var given = GivenTargets()
     (given.address, given.pathTemplate) = (arguments.value(address), arguments.value(path))
     (given.peerID, given.did) = (arguments.value(peerID), arguments.value(did))
     (given.accounts, given.accountsGiven) = (accounts, arguments.value(Self.accounts) != nil)
-    do {
-      var (targets, byAccounts) = try given.targets()
-      let networkID = try arguments.value(Self.networkID)
-      let nonce = try arguments.value(Self.overlayNonce)
-      if let overlay = try GivenTargets.overlay(
-        arguments.value(Self.overlay), networkID: networkID, nonce: nonce)
-      {
-        targets.append(overlay)
-      }
-      return (targets, byAccounts)
-    } catch let error as CLIError {
-      throw error
-    } catch let error as GivenTargetError {
-      throw arguments.usage(message(error))
-    } catch {
-      preconditionFailure("unexpected \(error)")
+    // The typed values are read between the two, as before: errors come in the same order.
+    var (targets, byAccounts) = try words { () throws(GivenTargetError) in try given.targets() }
+    let networkID = try arguments.value(Self.networkID)
+    let nonce = try arguments.value(Self.overlayNonce)
+    let overlay = try words { () throws(GivenTargetError) in
+      try GivenTargets.overlay(arguments.value(Self.overlay), networkID: networkID, nonce: nonce)
     }
+    if let overlay { targets.append(overlay) }
+    return (targets, byAccounts)
   }
 
   /// The one line for targets that cannot be searched for, naming the option to change.
