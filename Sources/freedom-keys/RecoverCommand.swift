@@ -267,8 +267,8 @@ struct RecoverCommand: ParsableCommand {
       result = try SearchInterrupt.catching {
         try session.run(
           checkpoint: resumePath.map(CheckpointFile.init),
-          deadline: searchRun.timeLimit?.deadline(),
-          progressInterval: searchRun.progressSeconds ?? report.progress.standardInterval,
+          deadline: searchRun.deadline(),
+          progressInterval: searchRun.progressInterval(on: report.progress),
           collect: 100,
           shouldStop: { SearchInterrupt.requested },
           onEvent: { report.say($0, session: session) })

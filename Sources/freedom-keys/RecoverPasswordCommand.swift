@@ -141,8 +141,8 @@ struct RecoverPasswordCommand: ParsableCommand {
       result = try SearchInterrupt.catching {
         try session.run(
           checkpoint: resumePath.map(CheckpointFile.init),
-          deadline: searchRun.timeLimit?.deadline(),
-          progressInterval: searchRun.progressSeconds ?? report.progress.standardInterval,
+          deadline: searchRun.deadline(),
+          progressInterval: searchRun.progressInterval(on: report.progress),
           shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {

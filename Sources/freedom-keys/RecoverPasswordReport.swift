@@ -42,7 +42,7 @@ final class RecoverPasswordReport {
       guard outcome.isComplete else {
         let stopped =
           result.expired
-          ? "stopped after --max-hours \(command.searchRun.timeLimit?.text ?? "")" : "interrupted"
+          ? command.searchRun.stoppedAtLimit : "interrupted"
         throw CLIError.interrupted(
           "\(stopped) after \(RecoveryText.tried(result, of: session)): "
             + RecoverReport.resumeHint(command.resumePath))

@@ -55,11 +55,11 @@ final class RecoverReport {
     case .interruptedWhileCounting: .interrupted(RecoveryText.interruptedWhileCounting)
     case .deadlineBeforePhase(let next):
       .interrupted(
-        "stopped after --max-hours \(command.searchRun.timeLimit?.text ?? "") before phase \(next) of \(phases): "
+        "\(command.searchRun.stoppedAtLimit) before phase \(next) of \(phases): "
           + resumeHint)
     case .deadline:
       .interrupted(
-        "stopped after --max-hours \(command.searchRun.timeLimit?.text ?? ""), having searched \(searched): "
+        "\(command.searchRun.stoppedAtLimit), having searched \(searched): "
           + resumeHint)
     case .interrupted: .interrupted("interrupted after searching \(searched): \(resumeHint)")
     }

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Dispatch
 import FoundationEssentials
 import PhraseRecovery
 
@@ -100,7 +101,15 @@ struct SearchRunOptions {
   }
 }
 
-extension ProgressLine {
-  /// Seconds between progress lines when none are given: every second on a terminal.
-  var standardInterval: Double { ProgressInterval.standard(redrawn: onTerminal) }
+extension SearchRunOptions {
+  /// When a run starting now stops (`--max-hours`); nil without a limit.
+  func deadline() -> DispatchTime? { timeLimit?.deadline() }
+
+  /// Seconds between lines on `progress`: as given, else every second on a terminal.
+  func progressInterval(on progress: ProgressLine) -> Double {
+    progressSeconds ?? ProgressInterval.standard(redrawn: progress.onTerminal)
+  }
+
+  /// How a run that reached `--max-hours` begins its last line.
+  var stoppedAtLimit: String { "stopped after --max-hours \(timeLimit?.text ?? "")" }
 }
