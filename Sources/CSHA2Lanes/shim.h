@@ -289,18 +289,42 @@ FK_HMAC_LANES_KERNEL(fk_pbkdf2_sha256_avx2, "avx2", 8, uint32_t, __m256i, FK_256
                      FK_256_S256_SMALL1, 64, fk_sha256_k, fk_sha256_iv, 0x80000000U, 768)
 
 #else
+/* No SIMD kernel here (arm64, other CPUs): fk_sha2_lanes_cpu says so, and the Swift code takes
+   its scalar path. Every entry point the Swift code names is still declared, so it compiles on
+   every platform (scripts/check-c-aarch64 checks the list); one called anyway stops the process
+   rather than return keys it never computed. */
 static inline int fk_sha2_lanes_cpu(void) { return 0; }
 static inline void fk_pbkdf2_sha512_avx512(const uint64_t *ipad, const uint64_t *opad,
-                                           const uint64_t *u1, uint64_t *t, uint32_t iterations) {}
+                                           const uint64_t *u1, uint64_t *t, uint32_t iterations) {
+  __builtin_trap();
+}
 static inline void fk_pbkdf2_sha512_avx2(const uint64_t *ipad, const uint64_t *opad,
-                                         const uint64_t *u1, uint64_t *t, uint32_t iterations) {}
+                                         const uint64_t *u1, uint64_t *t, uint32_t iterations) {
+  __builtin_trap();
+}
 static inline void fk_pbkdf2_sha256_avx512(const uint32_t *ipad, const uint32_t *opad,
-                                           const uint32_t *u1, uint32_t *t, uint32_t iterations) {}
+                                           const uint32_t *u1, uint32_t *t, uint32_t iterations) {
+  __builtin_trap();
+}
 static inline void fk_pbkdf2_sha256_avx2(const uint32_t *ipad, const uint32_t *opad,
-                                         const uint32_t *u1, uint32_t *t, uint32_t iterations) {}
+                                         const uint32_t *u1, uint32_t *t, uint32_t iterations) {
+  __builtin_trap();
+}
 static inline void fk_pbkdf2_sha512_avx512_hmac(const uint64_t *key, const uint64_t *message,
-                                                uint64_t *tag, uint64_t *ipad, uint64_t *opad) {}
+                                                uint64_t *tag, uint64_t *ipad, uint64_t *opad) {
+  __builtin_trap();
+}
 static inline void fk_pbkdf2_sha512_avx2_hmac(const uint64_t *key, const uint64_t *message,
-                                              uint64_t *tag, uint64_t *ipad, uint64_t *opad) {}
+                                              uint64_t *tag, uint64_t *ipad, uint64_t *opad) {
+  __builtin_trap();
+}
+static inline void fk_pbkdf2_sha256_avx512_hmac(const uint32_t *key, const uint32_t *message,
+                                                uint32_t *tag, uint32_t *ipad, uint32_t *opad) {
+  __builtin_trap();
+}
+static inline void fk_pbkdf2_sha256_avx2_hmac(const uint32_t *key, const uint32_t *message,
+                                              uint32_t *tag, uint32_t *ipad, uint32_t *opad) {
+  __builtin_trap();
+}
 #endif
 #endif
