@@ -20,6 +20,44 @@ public enum Scrypt {
     return o1 || o2 || o3 ? nil : bytes
   }
 
+  /// The most memory derivations running together may take: `maximumMemoryByteCount` for
+  /// all of them, or what the machine has available now when that is less.
+  public static func memoryBudget() -> UInt64 {
+    min(maximumMemoryByteCount, availableMemoryByteCount() ?? maximumMemoryByteCount)
+  }
+
+  /// The memory the machine has available now: Linux's MemAvailable (what can be had without
+  /// swapping), else its physical memory; nil when neither can be read.
+  public static func availableMemoryByteCount() -> UInt64? {
+    if let data = FileManager.default.contents(atPath: "/proc/meminfo"),
+      let available = meminfoAvailable(String(decoding: data, as: UTF8.self))
+    {
+      return available
+    }
+    let physical = ProcessInfo.processInfo.physicalMemory
+    return physical > 0 ? physical : nil
+  }
+
+  /// The bytes of `MemAvailable: N kB` in the text of /proc/meminfo.
+  package static func meminfoAvailable(_ text: String) -> UInt64? {
+    for line in text.split(separator: "\n") where line.hasPrefix("MemAvailable:") {
+      let fields = line.split(separator: " ")
+      guard fields.count == 3, fields[2] == "kB", let kilobytes = UInt64(fields[1]) else {
+        return nil
+      }
+      let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
+      return overflow ? nil : bytes
+    }
+    return nil
+  }
+
+  /// How many derivations with these parameters may run together within `budget` bytes
+  /// (`memoryBudget()`): 0 when not even one fits.
+  public static func parallelDerivations(n: UInt64, r: UInt32, p: UInt32, budget: UInt64) -> Int {
+    guard let each = memoryByteCount(n: n, r: r, p: p), each > 0 else { return 0 }
+    return Int(min(budget / each, UInt64(Int.max)))
+  }
+
   /// A rough duration of one derivation, from its parameters only: about a second for
   /// n·r·p = 2^21 (geth's standard n = 2^18, r = 8, p = 1) on a current x86-64 core.
   public static func estimatedSeconds(n: UInt64, r: UInt32, p: UInt32) -> Double {

@@ -40,12 +40,15 @@ extension NodeFinding {
       }
   }
 
-  /// One line per node directory (and backup), the names in one column.
+  /// One line per node directory (and backup), the names in one column; what a row quotes
+  /// from a file is made one line (`TerminalText.oneLine`).
   public static func lines(_ rows: [NodeFinding]) -> NodeMessage {
-    let width = rows.map(\.check.count).max() ?? 0
-    return rows.reduce(into: NodeMessage("")) { text, row in
-      text += row.check + String(repeating: " ", count: width - row.check.count + 2)
-      text += row.line
+    let checks = rows.map { TerminalText.oneLine($0.check) }
+    let width = checks.map(\.count).max() ?? 0
+    return zip(checks, rows).reduce(into: NodeMessage("")) { text, pair in
+      let (check, row) = pair
+      text += check + String(repeating: " ", count: width - check.count + 2)
+      text += row.line.oneLine
       text += "\n"
     }
   }
@@ -62,10 +65,13 @@ extension NodeFinding {
     return object
   }
 
-  /// A desktop installation's rows: name, status, detail (the path for what is absent).
+  /// A desktop installation's rows: name, status, detail (the path for what is absent), each
+  /// one line as `lines` makes them.
   public static func rows(_ findings: [NodeFinding]) -> NodeMessage {
-    let width = findings.map(\.check.count).max() ?? 0
-    return findings.reduce(into: NodeMessage("")) { text, finding in
+    let checks = findings.map { TerminalText.oneLine($0.check) }
+    let width = checks.map(\.count).max() ?? 0
+    return zip(checks, findings).reduce(into: NodeMessage("")) { text, pair in
+      let (check, finding) = pair
       let status =
         switch finding.status {
         case .match: "match   "
@@ -73,9 +79,9 @@ extension NodeFinding {
         case .absent: "absent  "
         case .note: "note    "
         }
-      text += finding.check + String(repeating: " ", count: width - finding.check.count + 2)
+      text += check + String(repeating: " ", count: width - check.count + 2)
       text += status + "  "
-      text += finding.status == .absent ? "(\(finding.path))" : finding.detail
+      text += (finding.status == .absent ? "(\(finding.path))" : finding.detail).oneLine
       text += "\n"
     }
   }

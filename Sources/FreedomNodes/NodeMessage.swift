@@ -1,3 +1,5 @@
+import VaultKeys
+
 /// What a command can do about a result: the library names it, the tool words it as its own
 /// option (`.force` is `--force` to freedom-keys), so no library text names a flag or the tool.
 public enum NodeRemedy: Sendable, Equatable, Hashable {
@@ -88,6 +90,15 @@ public struct NodeMessage: Sendable, Equatable, ExpressibleByStringInterpolation
   /// The remedies named, in order.
   public var remedies: [NodeRemedy] {
     parts.compactMap { if case .remedy(let remedy) = $0 { remedy } else { nil } }
+  }
+
+  /// The message made one line: each control character of its text (read from a file, say)
+  /// shown as '?' (`TerminalText.oneLine`); remedies, worded by the tool, are left as they are.
+  public var oneLine: NodeMessage {
+    NodeMessage(
+      parts.map {
+        if case .text(let text) = $0 { .text(TerminalText.oneLine(text)) } else { $0 }
+      })
   }
 
   /// The text with each remedy worded by `word`.

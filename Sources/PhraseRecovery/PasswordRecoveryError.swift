@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// Why a password search cannot run or what it found cannot be used. Messages never quote a
 /// password, and name no option (the command line words those).
 package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -20,6 +22,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   /// A checkpoint is of part `index` of `count` of the search, not the part run (1 of 1: the
   /// search not cut into parts).
   case otherPart(index: Int, count: Int)
+  /// One try of the file's scrypt needs more memory (`needed` bytes) than the search may
+  /// take (`available` bytes: what the machine has available, at most
+  /// `Scrypt.maximumMemoryByteCount` for every thread together).
+  case notEnoughMemory(needed: UInt64, available: UInt64)
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
@@ -50,6 +56,13 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
       count == 1
         ? "it is the checkpoint of the whole search, not of one part of it"
         : "it is the checkpoint of part \(index) of \(count) of the search, not of this part"
+    case .notEnoughMemory(let needed, let available):
+      "one try of the file's scrypt needs "
+        + "\(RecoveryText.grouped(RecoveryText.mebibytes(needed, roundedUp: true))) MiB of "
+        + "memory, more than the \(RecoveryText.grouped(RecoveryText.mebibytes(available))) MiB "
+        + "this search may take (what this machine has available, at most "
+        + "\(RecoveryText.grouped(Scrypt.maximumMemoryByteCount >> 20)) MiB for every thread "
+        + "together): free memory, or search on a machine with more"
     case .kdfFailed(let reason):
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):

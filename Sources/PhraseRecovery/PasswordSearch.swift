@@ -28,12 +28,34 @@ package final class PasswordSearch: Sendable {
 
   package let target: PasswordTarget
   package let passwords: PasswordSet
+  /// The worker threads: those asked for, fewer where that many tries of the file's scrypt
+  /// would take more memory together than the budget.
   package let threads: Int
+  /// The threads asked for.
+  package let requestedThreads: Int
+  /// The memory the tries running together may take, where it bounds them (scrypt): the
+  /// budget given, else `Scrypt.memoryBudget()`.
+  package let memoryBudget: UInt64?
 
-  package init(target: PasswordTarget, passwords: PasswordSet, threads: Int) {
+  /// A search of `passwords` against `target` on `threads` threads, as many of them as the
+  /// file's scrypt fits in `memoryBudget` (`Scrypt.memoryBudget()` when nil) together; refused
+  /// when not even one fits.
+  package init(
+    target: PasswordTarget, passwords: PasswordSet, threads: Int, memoryBudget: UInt64? = nil
+  ) throws(PasswordRecoveryError) {
     self.target = target
     self.passwords = passwords
-    self.threads = max(1, threads)
+    requestedThreads = max(1, threads)
+    if let perTry = target.memoryPerTry {
+      let budget = memoryBudget ?? Scrypt.memoryBudget()
+      let fit = budget / max(1, perTry)
+      guard fit >= 1 else { throw .notEnoughMemory(needed: perTry, available: budget) }
+      self.threads = Int(min(UInt64(requestedThreads), fit))
+      self.memoryBudget = budget
+    } else {
+      self.threads = requestedThreads
+      self.memoryBudget = nil
+    }
   }
 
   /// A SHA-256 of what defines the search, for a checkpoint: the file's kind, KDF and salt, and

@@ -28,6 +28,15 @@ package enum PasswordTarget: Sendable {
     }
   }
 
+  /// The memory one try takes where it bounds how many run together (scrypt); nil for
+  /// PBKDF2.
+  package var memoryPerTry: UInt64? {
+    switch self {
+    case .vault: nil
+    case .keystore(let keystore): keystore.kdf.memoryByteCount
+    }
+  }
+
   /// The key derivation, for messages: "PBKDF2-HMAC-SHA256, 900000 iterations".
   package var kdfDescription: String {
     switch self {

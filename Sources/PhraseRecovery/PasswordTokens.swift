@@ -14,6 +14,9 @@ package struct PasswordTokens: Sendable {
     let first: Bool
     /// Written `…$`: last in the password.
     let last: Bool
+
+    /// The anchors it takes: 1 first, 2 last, 3 both.
+    var anchors: Int { (first ? 1 : 0) | (last ? 2 : 0) }
   }
 
   /// One line of alternatives.
@@ -22,6 +25,20 @@ package struct PasswordTokens: Sendable {
     let number: Int
     let required: Bool
     let tokens: [Token]
+    /// The indexes of its tokens by the anchors they take (`Token.anchors`), each in line order.
+    let byAnchors: [[Int]]
+    /// The anchors its tokens take.
+    let anchors: Anchors
+
+    init(number: Int, required: Bool, tokens: [Token]) {
+      self.number = number
+      self.required = required
+      self.tokens = tokens
+      var byAnchors = [[Int]](repeating: [], count: 4)
+      for (index, token) in tokens.enumerated() { byAnchors[token.anchors].append(index) }
+      self.byAnchors = byAnchors
+      anchors = Anchors((0..<4).filter { !byAnchors[$0].isEmpty })
+    }
   }
 
   /// Which token of which line, 1-based, as a password's origin says it without quoting it.
@@ -91,69 +108,161 @@ package struct PasswordTokens: Sendable {
   }
 
   /// The number of passwords the tokens make, exactly, or nil when above `limit`. Counted
-  /// without making them: per choice of lines, the choices of tokens by how many are anchored.
+  /// without making them, line by line: the ways to take a token of each line or none, by the
+  /// anchors taken and the number of lines, then the orders of each.
   func count(limit: Int) -> Int? {
+    // Every sum and product is kept at most `limit + 1`: above it, the exact number is not needed.
+    let cap = limit + 1
+    func add(_ a: Int, _ b: Int) -> Int {
+      let (sum, overflow) = a.addingReportingOverflow(b)
+      return overflow ? cap : min(cap, sum)
+    }
+    func multiply(_ a: Int, _ b: Int) -> Int {
+      let (product, overflow) = a.multipliedReportingOverflow(by: b)
+      return overflow ? cap : min(cap, product)
+    }
+    let requiredLines = lines.filter(\.required).count
+    // One token alone, whatever its anchors: any line's when none is required, else the
+    // required line's.
     var total = 0
-    var exceeded = false
-    forEachSubset { subset in
-      // The choices of one token a line, by how many are anchored first, last and both (each
-      // counted up to 2: two of a kind make no password).
-      var states = [State: Int]()
-      states[State()] = 1
-      for line in subset.map({ lines[$0] }) {
-        var next = [State: Int]()
-        for (state, ways) in states {
-          for token in line.tokens {
-            let key = state.adding(token)
-            next[key] = min(limit + 1, (next[key] ?? 0) + ways)
+    if requiredLines <= 1 {
+      for line in lines where requiredLines == 0 || line.required {
+        total = add(total, line.tokens.count)
+      }
+    }
+    // Two or more (a token anchored both ways makes none): ways[anchors][lines taken].
+    var ways = [[Int]](repeating: [Int](repeating: 0, count: lines.count + 1), count: 4)
+    ways[0][0] = 1
+    for line in lines {
+      var next = ways
+      if line.required {
+        for anchors in 0..<4 { next[anchors] = [Int](repeating: 0, count: lines.count + 1) }
+      }
+      for taken in 0..<4 {
+        for count in 0..<lines.count where ways[taken][count] > 0 {
+          for anchors in 0..<3 where taken & anchors == 0 && !line.byAnchors[anchors].isEmpty {
+            next[taken | anchors][count + 1] = add(
+              next[taken | anchors][count + 1],
+              multiply(ways[taken][count], line.byAnchors[anchors].count))
           }
         }
-        states = next
       }
-      for (state, ways) in states {
-        let (product, overflow) = ways.multipliedReportingOverflow(
-          by: state.orders(of: subset.count))
-        total = overflow ? limit + 1 : min(limit + 1, total + product)
-        if total > limit {
-          exceeded = true
-          return false
-        }
-      }
-      return true
+      ways = next
     }
-    return exceeded ? nil : total
+    for taken in 0..<4 {
+      for count in 0...lines.count where count >= 2 && ways[taken][count] > 0 {
+        // The tokens not anchored, in any order between the first and the last.
+        let free = count - taken.nonzeroBitCount
+        let orders = free < 2 ? 1 : (2...free).reduce(1, multiply)
+        total = add(total, multiply(ways[taken][count], orders))
+      }
+    }
+    return total > limit ? nil : total
   }
 
-  /// Calls `body` with each password's tokens in order, fewest lines first; `false` stops.
+  /// Calls `body` with each password's tokens in order, fewest lines first (then by the
+  /// lines taken, the tokens taken, the order), each once; `false` stops. Only choices that
+  /// make a password are visited: a line or token whose anchor cannot fit with those taken
+  /// and some choice of the lines after it is never tried, so the time is linear in the
+  /// passwords made.
   func forEachPassword(_ body: ([Choice], [Range<Int>]) -> Bool) {
-    forEachSubset { subset in
-      var picks = [Int](repeating: 0, count: subset.count)
+    let requiredLines = lines.filter(\.required).count
+    for size in max(1, requiredLines)...lines.count {
+      // A token anchored both ways is a password alone, never with another.
+      let usable = lines.map { size == 1 ? $0.anchors : $0.anchors.removing(3) }
+      // reach[i][m]: the anchors a token of each of m lines of lines[i...] can take, every
+      // required one of them among those m.
+      var reach = [[Anchors]](
+        repeating: [Anchors](repeating: Anchors([]), count: size + 1), count: lines.count + 1)
+      reach[lines.count][0] = Anchors([0])
+      for index in lines.indices.reversed() {
+        for taken in 0...size {
+          var anchors = lines[index].required ? Anchors([]) : reach[index + 1][taken]
+          if taken > 0 { anchors.formUnion(reach[index + 1][taken - 1].adding(usable[index])) }
+          reach[index][taken] = anchors
+        }
+      }
+      var subset: [Int] = []
+      func chooseLines(from start: Int, taking anchors: Anchors) -> Bool {
+        guard subset.count < size else {
+          return chooseTokens(of: subset, usable: usable, body)
+        }
+        let left = size - subset.count
+        var index = start
+        while index <= lines.count - left {
+          let taken = anchors.adding(usable[index])
+          if taken.fits(reach[index + 1][left - 1]) {
+            subset.append(index)
+            let going = chooseLines(from: index + 1, taking: taken)
+            subset.removeLast()
+            if !going { return false }
+          }
+          // A required line is never left out.
+          if lines[index].required { break }
+          index += 1
+        }
+        return true
+      }
+      if !chooseLines(from: 0, taking: Anchors([0])) { return }
+    }
+  }
+
+  /// Calls `body` with each password made of one token of each line of `subset` (which makes
+  /// one at least), the tokens of the first line slowest, then each order of those tokens.
+  private func chooseTokens(
+    of subset: [Int], usable: [Anchors], _ body: ([Choice], [Range<Int>]) -> Bool
+  ) -> Bool {
+    // after[q]: the anchors a token of each of subset[q...] can take.
+    var after = [Anchors](repeating: Anchors([0]), count: subset.count + 1)
+    for position in subset.indices.reversed() {
+      after[position] = after[position + 1].adding(usable[subset[position]])
+    }
+    var picks = [Int](repeating: 0, count: subset.count)
+    func choose(_ position: Int, taken: Int) -> Bool {
+      guard position < subset.count else { return arrange(subset, picks, body) }
+      let line = lines[subset[position]]
+      // The anchors this token may take, and a cursor in the line's tokens of each.
+      var cursors = [Int?](repeating: nil, count: 4)
+      for anchors in 0..<4
+      where usable[subset[position]].contains(anchors) && taken & anchors == 0
+        && after[position + 1].admits(taken | anchors)
+      {
+        cursors[anchors] = 0
+      }
+      // The tokens of those anchors, merged in line order.
       while true {
-        let tokens = zip(subset, picks).map { lines[$0].tokens[$1] }
-        let chosen = zip(subset, picks).map { Choice(line: lines[$0].number, token: $1 + 1) }
-        let firsts = tokens.indices.filter { tokens[$0].first }
-        let lasts = tokens.indices.filter { tokens[$0].last }
-        let valid =
-          firsts.count <= 1 && lasts.count <= 1
-          && (tokens.count == 1 || Set(firsts).isDisjoint(with: lasts))
-        if valid {
-          var free = tokens.indices.filter { !tokens[$0].first && !tokens[$0].last }
-          repeat {
-            let order = tokens.count == 1 ? [0] : firsts + free + lasts
-            if !body(order.map { chosen[$0] }, order.map { tokens[$0].range }) { return false }
-          } while Self.nextPermutation(&free)
+        var next: (anchors: Int, token: Int)?
+        for anchors in 0..<4 {
+          guard let cursor = cursors[anchors], cursor < line.byAnchors[anchors].count else {
+            continue
+          }
+          let token = line.byAnchors[anchors][cursor]
+          if next.map({ token < $0.token }) ?? true { next = (anchors, token) }
         }
-        // The next choice of tokens, the last line's fastest.
-        var position = subset.count - 1
-        while position >= 0 {
-          picks[position] += 1
-          if picks[position] < lines[subset[position]].tokens.count { break }
-          picks[position] = 0
-          position -= 1
-        }
-        if position < 0 { return true }
+        guard let next else { return true }
+        cursors[next.anchors]! += 1
+        picks[position] = next.token
+        if !choose(position + 1, taken: taken | next.anchors) { return false }
       }
     }
+    return choose(0, taken: 0)
+  }
+
+  /// Calls `body` with each order of the tokens `picks` of the lines `subset`: the one
+  /// anchored first, the free ones in each order, the one anchored last.
+  private func arrange(
+    _ subset: [Int], _ picks: [Int], _ body: ([Choice], [Range<Int>]) -> Bool
+  ) -> Bool {
+    let tokens = zip(subset, picks).map { lines[$0].tokens[$1] }
+    let chosen = zip(subset, picks).map { Choice(line: lines[$0].number, token: $1 + 1) }
+    let firsts = tokens.indices.filter { tokens[$0].first }
+    let lasts = tokens.indices.filter { tokens[$0].last }
+    var free = tokens.indices.filter { !tokens[$0].first && !tokens[$0].last }
+    repeat {
+      let order = tokens.count == 1 ? [0] : firsts + free + lasts
+      if !body(order.map { chosen[$0] }, order.map { tokens[$0].range }) { return false }
+    } while Self.nextPermutation(&free)
+    return true
   }
 
   /// The bytes of `ranges` one after the other, written at `offset` of `target`.
@@ -171,24 +280,6 @@ package struct PasswordTokens: Sendable {
     return cursor
   }
 
-  /// Each set of lines a password may take a token of (every required one in each), fewest
-  /// first, in line order; `false` stops.
-  private func forEachSubset(_ body: ([Int]) -> Bool) {
-    let required = lines.indices.filter { lines[$0].required }
-    for size in max(1, required.count)...lines.count {
-      var subset = Array(0..<size)
-      while true {
-        if required.allSatisfy(subset.contains), !body(subset) { return }
-        // The next combination of `size` lines.
-        var position = size - 1
-        while position >= 0, subset[position] == lines.count - size + position { position -= 1 }
-        if position < 0 { break }
-        subset[position] += 1
-        for next in (position + 1)..<size { subset[next] = subset[next - 1] + 1 }
-      }
-    }
-  }
-
   /// The next arrangement of `values` in lexicographic order; false after the last.
   private static func nextPermutation(_ values: inout [Int]) -> Bool {
     guard values.count > 1 else { return false }
@@ -202,29 +293,44 @@ package struct PasswordTokens: Sendable {
     return true
   }
 
-  /// How many tokens of a choice are anchored, each count kept up to 2.
-  private struct State: Hashable {
-    var first = 0
-    var last = 0
-    var both = 0
+  /// A set of the anchors tokens may take (0 none, 1 first, 2 last, 3 both), as 4 bits.
+  struct Anchors: Sendable, Equatable {
+    private var bits: UInt8
 
-    func adding(_ token: Token) -> State {
-      var state = self
-      switch (token.first, token.last) {
-      case (true, true): state.both = min(2, both + 1)
-      case (true, false): state.first = min(2, first + 1)
-      case (false, true): state.last = min(2, last + 1)
-      case (false, false): break
-      }
-      return state
+    init(_ members: [Int]) {
+      bits = members.reduce(0) { $0 | 1 << $1 }
     }
 
-    /// The orders of `count` tokens with these anchors: the free ones in any order between
-    /// the first and the last.
-    func orders(of count: Int) -> Int {
-      if both > 0 { return both == 1 && count == 1 ? 1 : 0 }
-      guard first <= 1, last <= 1 else { return 0 }
-      return (1...max(1, count - first - last)).reduce(1) { $0 * $1 }
+    func contains(_ anchors: Int) -> Bool { bits & 1 << anchors != 0 }
+
+    func removing(_ anchors: Int) -> Anchors {
+      var set = self
+      set.bits &= ~(1 << anchors)
+      return set
+    }
+
+    mutating func formUnion(_ other: Anchors) { bits |= other.bits }
+
+    /// The anchors taken after one more token whose anchors are in `token` (each anchor
+    /// taken once at most).
+    func adding(_ token: Anchors) -> Anchors {
+      var set = Anchors([])
+      for taken in 0..<4 where contains(taken) {
+        for anchors in 0..<4 where token.contains(anchors) && taken & anchors == 0 {
+          set.bits |= 1 << (taken | anchors)
+        }
+      }
+      return set
+    }
+
+    /// Whether tokens taking `anchors` leave room for one of these.
+    func admits(_ anchors: Int) -> Bool {
+      (0..<4).contains { contains($0) && $0 & anchors == 0 }
+    }
+
+    /// Whether one of these leaves room for one of `other`.
+    func fits(_ other: Anchors) -> Bool {
+      (0..<4).contains { contains($0) && other.admits($0) }
     }
   }
 }

@@ -20,8 +20,26 @@ extension RecoveryText {
           + "\($0.count))"
       } ?? Self.count(search.candidateCount, "password")
     return
-      "engine: \(engine)\nsearching \(what) against \(file) (\(search.target.kdfDescription)) "
-      + "on \(Self.count(search.threads, "thread"))\n"
+      "engine: \(engine)\n\(memoryLimit(search) ?? "")searching \(what) against \(file) "
+      + "(\(search.target.kdfDescription)) on \(Self.count(search.threads, "thread"))\n"
+  }
+
+  /// "scrypt needs 1,921 MiB a try: using 1 thread of 2 (2,048 MiB for every thread
+  /// together)\n" where memory left fewer threads than asked for; nil otherwise.
+  package static func memoryLimit(_ search: PasswordSearch) -> String? {
+    guard search.threads < search.requestedThreads, let perTry = search.target.memoryPerTry,
+      let budget = search.memoryBudget
+    else { return nil }
+    return
+      "scrypt needs \(grouped(mebibytes(perTry, roundedUp: true))) MiB a try: using "
+      + "\(search.threads) \(search.threads == 1 ? "thread" : "threads") of "
+      + "\(search.requestedThreads) (\(grouped(mebibytes(budget))) MiB for every thread "
+      + "together)\n"
+  }
+
+  /// `bytes` in MiB, rounded down or up.
+  package static func mebibytes(_ bytes: UInt64, roundedUp: Bool = false) -> UInt64 {
+    roundedUp ? bytes / (1 << 20) + (bytes % (1 << 20) == 0 ? 0 : 1) : bytes >> 20
   }
 
   /// How `event` reads, `phases` the session's count and `checkpoint` the file a checkpoint is

@@ -37,3 +37,16 @@ import Testing
     }
   }
 }
+
+/// What the machine has: Linux's MemAvailable line read as bytes.
+@Suite("scrypt memory")
+struct ScryptMemoryTests {
+  @Test func memAvailableIsReadInBytes() {
+    let meminfo =
+      "MemTotal:       24731084 kB\nMemFree:        20230348 kB\nMemAvailable:   22574960 kB\n"
+    #expect(Scrypt.meminfoAvailable(meminfo) == 22_574_960 * 1024)
+    #expect(Scrypt.meminfoAvailable("MemTotal: 1 kB\n") == nil)
+    #expect(Scrypt.meminfoAvailable("MemAvailable: many kB\n") == nil)
+    #expect(Scrypt.availableMemoryByteCount().map { $0 > 0 } == true)
+  }
+}

@@ -30,8 +30,15 @@ public struct TextReport: Sendable, Equatable {
     for (key, value) in object.members { row(labels[key] ?? key, value.plainText) }
   }
 
-  /// The report, sections separated by a blank line.
+  /// The report, sections separated by a blank line; each title, label and value one line
+  /// (`TerminalText.oneLine`: a value read from a file cannot add a line or move the cursor).
   public var rendered: String {
+    let sections = sections.map { section in
+      Section(
+        title: TerminalText.oneLine(section.title),
+        labels: section.labels.map(TerminalText.oneLine),
+        values: section.values.map(TerminalText.oneLine))
+    }
     let width = sections.flatMap(\.labels).map(\.count).max() ?? 0
     return sections.map { section in
       let indent = section.title.isEmpty ? "" : "  "

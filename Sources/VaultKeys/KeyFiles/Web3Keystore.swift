@@ -28,6 +28,15 @@ public struct Web3Keystore: Sendable {
       }
     }
 
+    /// The memory one derivation takes where it is large (scrypt: `Scrypt.memoryByteCount`);
+    /// nil for PBKDF2, whose memory is a few hundred bytes.
+    public var memoryByteCount: UInt64? {
+      switch self {
+      case .scrypt(let n, let r, let p): Scrypt.memoryByteCount(n: n, r: r, p: p) ?? .max
+      case .pbkdf2: nil
+      }
+    }
+
     /// The name used in the file's `kdf` field.
     public var name: String {
       switch self {
