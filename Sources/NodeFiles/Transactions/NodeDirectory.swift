@@ -243,7 +243,10 @@ public final class NodeDirectory {
   /// What `recover` would do, found without doing it: the record checked as recovery checks
   /// it, and whether it would finish or undo the change.
   private func findInterruptedChange() throws(NodeFileError) {
-    guard try root.status(NodeLayout.intentName) != nil else { return }
+    guard try root.status(NodeLayout.intentName) != nil else {
+      if isLocked { try requireNoOrphanedAside() }
+      return
+    }
     guard isLocked else { throw cannotFinish }
     let record = try readRecord()
     try requireTransactionDirectories()
@@ -579,6 +582,16 @@ public final class NodeDirectory {
     // The staging and aside directories and the intent record are made in the directory.
     try mayWrite(in: "")
     let identity = layout.identityDirectory
+    // Where what is there now would be kept, checked as `apply` checks it before the commit.
+    if let backup = change.backup ?? defaultBackup {
+      var kept: [String] = []
+      for name in change.removing where try root.status(name) != nil { kept.append(name) }
+      for file in change.files {
+        let path = identity.flatMap { file.path.hasPrefix($0 + "/") ? $0 : nil } ?? file.path
+        if !kept.contains(path), try root.status(path) != nil { kept.append(path) }
+      }
+      try requireBackupFolders(backup, keeping: kept)
+    }
     for name in change.removing {
       guard let status = try root.status(name) else { continue }
       try mayWrite(inParentOf: name)
@@ -646,22 +659,8 @@ public final class NodeDirectory {
   func prepareBackup(
     _ backup: String, for steps: [IntentRecord.Step], made: inout [String]
   ) throws(NodeFileError) -> String {
-    let owner = try root.owner()
     let parts = layout.parts
-    // The folders holding backups, in the directory and in each part a step keeps entries of.
-    var areas: [String] = []
-    for step in steps where step.oldEntry != nil {
-      let area = IntentRecord.part(of: step.path, parts: parts) ?? ""
-      if !areas.contains(area) { areas.append(area) }
-    }
-    for area in areas {
-      var prefix = area
-      for component in backup.split(separator: "/").dropLast() {
-        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-        guard let status = try root.status(prefix) else { break }
-        try requireBackupFolder(prefix, status, owner: owner)
-      }
-    }
+    try requireBackupFolders(backup, keeping: steps.filter { $0.oldEntry != nil }.map(\.path))
     // A name no area holds yet: one undo puts back all of a change's entries.
     var name = backup
     var counter = 2
@@ -681,6 +680,26 @@ public final class NodeDirectory {
         NodePath.parent(IntentRecord.location(of: step.path, in: name, parts: parts)))
     }
     return name
+  }
+
+  /// Checks the folders the backup `backup` would be made in, for old entries of `paths`: in
+  /// the directory and in each part one of them lies in, every existing folder on the way
+  /// (`requireBackupFolder`). Writes nothing: `prepareBackup` and a dry run share it.
+  func requireBackupFolders(_ backup: String, keeping paths: [String]) throws(NodeFileError) {
+    let owner = try root.owner()
+    var areas: [String] = []
+    for path in paths {
+      let area = IntentRecord.part(of: path, parts: layout.parts) ?? ""
+      if !areas.contains(area) { areas.append(area) }
+    }
+    for area in areas {
+      var prefix = area
+      for component in backup.split(separator: "/").dropLast() {
+        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+        guard let status = try root.status(prefix) else { break }
+        try requireBackupFolder(prefix, status, owner: owner)
+      }
+    }
   }
 
   /// A folder that holds backups must be a directory (not a symbolic link) of the directory's
@@ -928,7 +947,9 @@ public final class NodeDirectory {
           ? "finished an interrupted change in \(path): the new identity is in place"
           : "undid an interrupted change in \(path): the old identity is back in place")
     } else {
-      // Without a record nothing in these was ever put in place: they are leftovers.
+      try requireNoOrphanedAside()
+      // Without a record (and so without an aside directory, made only once the record is
+      // flushed) nothing in these was ever put in place: they are leftovers.
       discard(NodeLayout.stagingName)
       discard(NodeLayout.asideName)
     }
@@ -972,6 +993,23 @@ public final class NodeDirectory {
       throw refuse("\(recordPath) is not an intent record this version can read")
     }
     return record
+  }
+
+  /// Refuses an aside directory that holds anything while no intent record is there. A change
+  /// makes it only after its record is flushed, and recovery empties it before removing the
+  /// record; one without a record means the record went missing (moved away, say, after it
+  /// could not be read), and what the change moved aside — in it, or in the staging directory
+  /// (an identity directory swapped out) — may be the only copy of the old identity's files.
+  /// Nothing is deleted then: the user decides.
+  private func requireNoOrphanedAside() throws(NodeFileError) {
+    guard let status = try root.status(NodeLayout.asideName) else { return }
+    if status.isDirectory, try root.names(NodeLayout.asideName).isEmpty { return }
+    throw NodeFileError(
+      .recovery,
+      "\(full(NodeLayout.asideName)) holds what an interrupted change moved aside, but its "
+        + "intent record (\(full(NodeLayout.intentName))) is missing; nothing was changed or "
+        + "deleted — put the record back, or move \(full(NodeLayout.asideName)) and "
+        + "\(full(NodeLayout.stagingName)) out of \(path) and put their files back by hand")
   }
 
   /// The staging and aside directories are real directories (never links), or absent.
@@ -1057,11 +1095,9 @@ public final class NodeDirectory {
       for step in record.steps.reversed() { try undo(step, in: record) }
       if let backup = record.backup { removeUnusedBackup(backup, parts: record.parts) }
       try root.sync()
-      // Undone: without the record what is left in the staging and aside directories is
-      // leftovers, which the next run discards if this one cannot.
-      try root.remove(NodeLayout.intentName)
-      try root.sync()
     }
+    // The record goes last, undone or finished: an aside directory is never left without it
+    // (see `requireNoOrphanedAside`); a kill before it is removed repeats what was done.
     discard(NodeLayout.asideName)
     if finishing { try reached("discarded aside") }
     discard(NodeLayout.stagingName)
