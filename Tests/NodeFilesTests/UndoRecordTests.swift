@@ -164,6 +164,25 @@ struct UndoRecordTests {
     #expect(Self.transactionEntries(dir) == [])
   }
 
+  /// Killed before its record was written, an undo leaves no backup behind: the backup it
+  /// would keep B in was made only after the record (an empty one, numbered last, would be
+  /// what the next undo takes), and the next open discards what it staged.
+  @Test func aKillBeforeTheRecordLeavesNoEmptyBackup() throws {
+    let root = try TemporaryDirectory()
+    let dir = try Self.nodeOfBWithState(root)
+    let node = try NodeDirectory.open(dir, layout: testNode, create: false)
+    node.killPoint = "record"
+    #expect(throws: NodeFileError.self) { try node.restore("a", keepingCurrentIn: Self.keptB) }
+    node.close()
+    #expect(try root.contents("node/.freedom-keys.replaced") == ["a"])
+    let next = try NodeDirectory.open(dir, layout: testNode, create: false)
+    #expect(Self.transactionEntries(dir) == [])
+    try next.restore("a", keepingCurrentIn: Self.keptB)
+    next.close()
+    #expect(Self.owner(dir) == "A")
+    #expect(text(dir + "/" + Self.keptB + "/statestore/log") == "state of B")
+  }
+
   /// An empty aside directory without a record is a leftover like the staging directory.
   @Test func anEmptyAsideDirectoryWithoutARecordIsALeftover() throws {
     let root = try TemporaryDirectory()

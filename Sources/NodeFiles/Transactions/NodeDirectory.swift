@@ -93,7 +93,7 @@ public final class NodeDirectory {
   /// its old files still wait in the engine's directories and its record stays, so no new
   /// change may start until a run finishes it.
   private var unfinishedCleanUp: NodeFileError?
-  /// Tests only: called at each point of `apply` ("step <i>", "commit", "clean-up",
+  /// Tests only: called at each point of `apply` ("record", "step <i>", "commit", "clean-up",
   /// "backup <i>"); a throw is a failure at that point.
   var faultInjection: ((String) throws(NodeFileError) -> Void)?
   /// Tests only: `apply` stops dead at this point, undoing and cleaning up nothing, as a
@@ -406,11 +406,10 @@ public final class NodeDirectory {
     let owner = try root.owner()
 
     // 1. Stage every new file in a 0700 directory beside the targets; nothing visible changes.
-    //    The backup directory is made now too, so no step after the commit needs a new name
-    //    chosen or a folder checked.
+    //    The backup directory's name is chosen and its folders checked now too, so no step
+    //    after the commit needs either (its folders are made right after the record).
     try root.makeDirectory(staging, owner: owner)
     var steps: [IntentRecord.Step] = []
-    var madeForBackup: [String] = []
     do throws(NodeFileError) {
       for directory in try missingParents(of: change) {
         steps.append(.init(kind: .mkdir, index: steps.count, path: directory))
@@ -452,17 +451,16 @@ public final class NodeDirectory {
         result.written.append(full(file.path))
       }
       if let backup = change.backup, steps.contains(where: { $0.oldEntry != nil }) {
-        change.backup = try prepareBackup(backup, for: steps, made: &madeForBackup)
+        change.backup = try prepareBackup(backup, for: steps)
       }
       try root.directory(staging)?.sync()
       try root.sync()
     } catch {
       _ = try? root.removeTree(staging)
-      removeEmptyDirectories(madeForBackup)
       throw error
     }
 
-    try commit(steps, backup: change.backup, made: madeForBackup, into: &result)
+    try commit(steps, backup: change.backup, into: &result)
     return result
   }
 
@@ -473,22 +471,24 @@ public final class NodeDirectory {
   }
 
   /// Steps 2 to 4 of a change whose entries are staged: the intent record, the steps, the
-  /// commit mark, then the clean-up (old entries into `backup`; with `source`, an undo's, the
-  /// links left in the backup it put back removed). `made` is what was created for the
-  /// backup, removed again when the change is undone.
+  /// commit mark, then the clean-up (old entries into `backup`, whose folders are made right
+  /// after the record; with `source`, an undo's, the links left in the backup it put back
+  /// removed).
   func commit(
-    _ steps: [IntentRecord.Step], backup: String?, source: String? = nil, made: [String],
+    _ steps: [IntentRecord.Step], backup: String?, source: String? = nil,
     into result: inout NodeChangeResult
   ) throws(NodeFileError) {
     let owner = try root.owner()
-    let madeForBackup = made
+    // What was made for the backup, removed again when the change is undone.
+    var madeForBackup: [String] = []
     // 2. The intent record: from here on, a crash is undone by the next run.
     var record = IntentRecord(steps: steps, backup: backup, source: source, parts: layout.parts)
     do throws(NodeFileError) {
+      try reached("record")
       try writeRecord(record, replacing: false)
     } catch {
+      if killed { throw error }
       _ = try? root.removeTree(NodeLayout.stagingName)
-      removeEmptyDirectories(madeForBackup)
       throw error
     }
 
@@ -497,6 +497,9 @@ public final class NodeDirectory {
     //    the commit mark. Any failure before the mark undoes what was done.
     do throws(NodeFileError) {
       try root.makeDirectory(NodeLayout.asideName, owner: owner)
+      if let backup, steps.contains(where: { $0.oldEntry != nil }) {
+        madeForBackup += try makeBackupFolders(backup, for: steps)
+      }
       for step in steps {
         try reached("step \(step.index)")
         try perform(step, in: record)
@@ -651,14 +654,15 @@ public final class NodeDirectory {
         + "the clean-up")
   }
 
-  /// Makes the backup directory `backup` (relative, below `.freedom-keys.replaced`) and the
-  /// folders the steps' old entries go into, before the commit: under a name no earlier
-  /// change used (`<backup>-2`, `-3`, … when it is taken; the lock keeps another run from
-  /// taking it meanwhile), every existing folder on the way checked first. `made` gets what
-  /// was created, outermost first. Returns the name.
-  func prepareBackup(
-    _ backup: String, for steps: [IntentRecord.Step], made: inout [String]
-  ) throws(NodeFileError) -> String {
+  /// The name of the backup directory `backup` (relative, below `.freedom-keys.replaced`),
+  /// chosen before the commit: one no earlier change used (`<backup>-2`, `-3`, … when it is
+  /// taken; the lock keeps another run from taking it meanwhile), every existing folder on the
+  /// way checked first. Nothing is made yet: `makeBackupFolders` makes it once the intent
+  /// record names it, so that a kill before the record leaves no empty backup behind (an undo
+  /// would take it for the newest).
+  func prepareBackup(_ backup: String, for steps: [IntentRecord.Step]) throws(NodeFileError)
+    -> String
+  {
     let parts = layout.parts
     try requireBackupFolders(backup, keeping: steps.filter { $0.oldEntry != nil }.map(\.path))
     // A name no area holds yet: one undo puts back all of a change's entries.
@@ -674,12 +678,21 @@ public final class NodeDirectory {
       name = backup + "-" + String(counter)
       counter += 1
     }
-    if parts.isEmpty { made += try root.makeDirectories(name) }
+    return name
+  }
+
+  /// Makes the backup directory `backup` and the folders the steps' old entries go into;
+  /// returns what was created, outermost first.
+  private func makeBackupFolders(_ backup: String, for steps: [IntentRecord.Step])
+    throws(NodeFileError) -> [String]
+  {
+    var made: [String] = []
+    if layout.parts.isEmpty { made += try root.makeDirectories(backup) }
     for step in steps where step.oldEntry != nil {
       made += try root.makeDirectories(
-        NodePath.parent(IntentRecord.location(of: step.path, in: name, parts: parts)))
+        NodePath.parent(IntentRecord.location(of: step.path, in: backup, parts: layout.parts)))
     }
-    return name
+    return made
   }
 
   /// Checks the folders the backup `backup` would be made in, for old entries of `paths`: in
