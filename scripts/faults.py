@@ -7,7 +7,9 @@ home in one transaction) it kills the export with SIGKILL at a random instant an
 once with independent readers (eth-keyfile, ssh-keygen, Python's json), then again after the
 next run (a verify, which finishes or undoes the interrupted change, and an export run to the
 end). `undo` is killed the same way after an export of B --force (issue 26, item 8): one whole
-identity at every instant, and the other kept whole in a backup. It also fills a small tmpfs
+identity at every instant, and the other kept whole in a backup; for bee and antd also once B's
+node made its own state, so that the undo moves B's state aside and puts A's back at the same
+paths (issue 35; `--only undo-state` runs these alone). It also fills a small tmpfs
 (every other run with a backup folder already holding backups), plants a .freedom-keys.replaced
 that is a file, a symbolic link, a FIFO or an unwritable directory, makes directories
 unwritable and runs exports in concurrent pairs. The invariants (issue 8, "What to build" 4):
@@ -774,6 +776,181 @@ def undo_step_kills(h, node):
             shutil.rmtree(directory, ignore_errors=True)
 
 
+# -- undo over state in place (issue 35) ------------------------------------------------------
+#
+# After the export of B --force over A (A's key and state kept in a backup), B's node made its
+# own state: an undo moves B's state aside and puts A's back at the same paths. Its record names
+# each such path twice; killed at any instant, the directory holds one key whose state is its
+# own (or, while the record says a change is under way, is being swapped), the next run (verify)
+# finishes or undoes the undo, and the other key is whole in a backup with its own state.
+
+STATE_DIRS = {"bee": ("statestore", "localstore"), "antd": ("statestore",)}
+
+
+def undo_state_changed(h, node):
+    """undo_changed, then B's own state in place beside B's key."""
+    directory = undo_changed(h, node)
+    for name in STATE_DIRS[node.name]:
+        os.mkdir(os.path.join(directory, name), 0o700)
+        with open(os.path.join(directory, name, "000001.log"), "wb") as f:
+            f.write(f"state of B: {name}".encode())
+    return directory
+
+
+def state_owner(path, name):
+    """Whose state the directory `path` holds (A or B), None when it is absent; raises when it
+    holds anything else."""
+    if not exists(path):
+        return None
+    data = read(os.path.join(path, "000001.log"))
+    for who in ("A", "B"):
+        if data == f"state of {who}: {name}".encode():
+            return who
+    raise ValueError(f"{path} holds neither A's nor B's state: {data[:40]!r}")
+
+
+def undo_state_identity(node, directory, mid_change):
+    """Whose key is in place; raises when its keys/ is not whole, or when a state directory
+    in place is missing or the other identity's while no change is under way."""
+    if not exists(os.path.join(directory, "keys", "swarm.key")):
+        raise ValueError("keys/swarm.key is missing")
+    try:
+        address = node.address_of(directory)
+    except Exception as error:
+        raise ValueError(f"the password does not open keys/swarm.key ({error})")
+    who = {v: k for k, v in node.address.items()}.get(address)
+    if who is None:
+        raise ValueError(f"keys/swarm.key holds {address}, neither A nor B")
+    keys = sorted(os.listdir(os.path.join(directory, "keys")))
+    expected = sorted(os.listdir(os.path.join(node.template, "keys"))) if who == "A" else ["swarm.key"]
+    if keys != expected:
+        raise ValueError(f"keys/ of {who} holds {keys}")  # (a)
+    journal = exists(os.path.join(directory, ".freedom-keys.intent"))
+    for name in STATE_DIRS[node.name]:
+        owner = state_owner(os.path.join(directory, name), name)
+        if owner != who and not (mid_change and journal):
+            raise ValueError(f"{name} is {owner or 'missing'}'s beside {who}'s key "
+                             f"({'a record is there' if journal else 'no change under way'})")  # (b)
+    return who
+
+
+def undo_state_kept(h, node, directory, who):
+    """None when the identity not in place is whole in a backup, its key with its own state;
+    else what is wrong."""
+    other = "B" if who == "A" else "A"
+    seen = []
+    for backup in h.backups(directory):
+        try:
+            kept = node.kept_identity(directory, backup)
+            states = [state_owner(os.path.join(backup, n), n) for n in STATE_DIRS[node.name]]
+        except Exception as error:
+            seen.append(f"unreadable ({error})")
+            continue
+        if kept == other and all(s == other for s in states):
+            return None
+        seen.append(f"{kept} with state {states}")
+    return f"{other}'s key with its own state is in no backup: {seen}"
+
+
+def after_undo_state_kill(h, node, scenario, run, directory):
+    """After an undo over state in place was killed: one key with its own state (or halfway
+    under a record), the next verify finishes or undoes it and leaves nothing of its own,
+    nothing of either identity is lost, and the directory takes a further undo."""
+    try:
+        who = undo_state_identity(node, directory, mid_change=True)
+    except Exception as error:
+        h.violations.report(scenario, run, str(error))
+        return
+    shared = h.shared_temporaries(directory)
+    if shared:
+        h.violations.report(scenario, run, f"temporary files readable by others: {shared}")
+    v_status, _, v_err = h.run(node.verify(directory, who), who)
+    try:
+        after = undo_state_identity(node, directory, mid_change=False)
+    except Exception as error:
+        h.violations.report(scenario, run, f"after verify (exit {v_status}: {v_err.strip()}): {error}")
+        return
+    if v_status != (0 if after == who else 3):
+        h.violations.report(scenario, run, f"verify of {who} exited {v_status}: {v_err.strip()}")
+    for stage in ("verify", "a further undo"):
+        left = h.leftovers(directory)
+        if left:
+            h.violations.report(scenario, run, f"{stage} left {left}")
+        lost = undo_state_kept(h, node, directory, after)
+        if lost:
+            h.violations.report(scenario, run, f"after {stage}: {lost}")
+        if stage == "verify":
+            p = subprocess.run([h.binary, "undo", directory], capture_output=True, timeout=120)
+            if p.returncode != 0:
+                h.violations.report(scenario, run, f"the undo after it exited {p.returncode}: "
+                                    f"{p.stderr.decode(errors='replace').strip()}")
+                return
+            try:
+                swapped = undo_state_identity(node, directory, mid_change=False)
+            except Exception as error:
+                h.violations.report(scenario, run, f"after a further undo: {error}")
+                return
+            if swapped == after:
+                h.violations.report(scenario, run, f"a further undo left {after}'s key in place")
+            after = swapped
+
+
+def undo_state_kills(h, node, runs):
+    """An undo over state in place killed at a random instant (see after_undo_state_kill)."""
+    scenario = f"{node.name} undo over state kill -9"
+    times = []
+    for _ in range(3):
+        directory = undo_state_changed(h, node)
+        start = time.monotonic()
+        p = subprocess.run([h.binary, "undo", directory], capture_output=True, timeout=120)
+        times.append(time.monotonic() - start)
+        if p.returncode != 0:
+            sys.exit(f"faults: the uninterrupted undo failed: {p.stderr.decode(errors='replace').strip()}")
+        if undo_state_identity(node, directory, mid_change=False) != "A":
+            sys.exit("faults: the uninterrupted undo did not put A back")
+        shutil.rmtree(directory, ignore_errors=True)
+    typical = sorted(times)[1]
+    for run in range(runs):
+        h.runs += 1
+        directory = undo_state_changed(h, node)
+        p = subprocess.Popen([h.binary, "undo", directory],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(h.rng.uniform(0, 1.3 * typical))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        after_undo_state_kill(h, node, scenario, run, directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def undo_state_step_kills(h, node):
+    """An undo over state in place killed right before the N-th call of each file system call
+    (strace's fault injection), for every N it reaches: every step of its transaction."""
+    strace = shutil.which("strace")
+    if not strace:
+        print(f"faults: skipped {node.name} undo over state step kills: strace is not installed")
+        return
+    for syscall in STEP_SYSCALLS:
+        for n in range(1, 60):
+            scenario = f"{node.name} undo over state kill -9 before {syscall} #{n}"
+            h.runs += 1
+            directory = undo_state_changed(h, node)
+            p = subprocess.run(
+                [strace, "-f", "-qq", "-o", "/dev/null", "-e", f"trace={syscall}",
+                 "-e", f"inject={syscall}:signal=KILL:when={n}", h.binary, "undo", directory],
+                capture_output=True, timeout=120)
+            if p.returncode == 0:
+                # The undo never reached call n: it ran to its end, A is back with its state.
+                try:
+                    if undo_state_identity(node, directory, mid_change=False) != "A":
+                        h.violations.report(scenario, 0, "undo exited 0 but A is not in place")
+                except Exception as error:
+                    h.violations.report(scenario, 0, f"undo exited 0: {error}")
+                shutil.rmtree(directory, ignore_errors=True)
+                break
+            after_undo_state_kill(h, node, scenario, 0, directory)
+            shutil.rmtree(directory, ignore_errors=True)
+
+
 STEP_SYSCALLS = ("mkdir", "link", "rename", "renameat2", "unlink", "rmdir", "fsync",
                  # The engine works relative to the node directory's descriptor.
                  "mkdirat", "linkat", "renameat", "unlinkat")
@@ -1461,7 +1638,9 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--runs", type=int, default=100, help="kill -9 runs per export")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--only", default=None, help="bee, kubo, radicle, ant, antd, freedom or nesting")
+    parser.add_argument("--only", default=None,
+                        help="bee, kubo, radicle, ant, antd, freedom, nesting or undo-state "
+                             "(the undo of bee and antd over state in place alone)")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"faults: seed {seed}, {args.runs} kill -9 runs per export", flush=True)
@@ -1472,6 +1651,9 @@ def main():
         h = Harness(os.path.abspath(args.binary), random.Random(seed), scratch)
         nodes = [Bee(h), Kubo(h), Radicle(h), Ant(h), Antd(h), Freedom(h)]
         for node in nodes:
+            if node.name in STATE_DIRS and args.only in (None, node.name, "undo-state"):
+                undo_state_kills(h, node, args.runs)
+                undo_state_step_kills(h, node)
             if args.only and node.name != args.only:
                 continue
             kill_loop(h, node, args.runs)
@@ -1487,12 +1669,13 @@ def main():
             radicle_home_kills(h, nodes[5], max(5, args.runs // 5))
             nesting_pairs(h, nodes[5], max(3, args.runs // 10))
             profile_nesting(h, nodes[5], max(3, args.runs // 10))
-        unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])
-        unwritable(h, nodes[1], ["", "config"])
-        unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])
-        unwritable(h, nodes[3], ["", "identity.json"])
-        unwritable(h, nodes[4], ["", "keys", "keys/swarm.key", "statestore"])
-        unwritable(h, nodes[5], ["", "ant-data", "ant-data/keys", "radicle-data/keys"])
+        if args.only != "undo-state":
+            unwritable(h, nodes[0], ["", "keys", "keys/swarm.key", "statestore"])
+            unwritable(h, nodes[1], ["", "config"])
+            unwritable(h, nodes[2], ["", "keys", "keys/radicle.pub", "config.json"])
+            unwritable(h, nodes[3], ["", "identity.json"])
+            unwritable(h, nodes[4], ["", "keys", "keys/swarm.key", "statestore"])
+            unwritable(h, nodes[5], ["", "ant-data", "ant-data/keys", "radicle-data/keys"])
     finally:
         subprocess.run(["chattr", "-R", "-i", scratch], capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)

@@ -89,7 +89,7 @@ public enum NodeSession {
     // Nothing the user had is deleted: what a consented replacement replaces, and any state
     // moved aside, is kept in a backup directory (without consent an export replaces nothing
     // that holds another identity).
-    if keepsAside(plan, consent) {
+    if Self.keepsAside(plan, consent) {
       var existing: [String] = []
       for target in [directory] + directory.nestedDirectories {
         existing += try engine { () throws(NodeFileError) in try target.backups() }
@@ -156,9 +156,34 @@ public enum NodeSession {
     } else {
       (plan, actions) = try planned(node, inputs, consent: consent, events: events)
     }
-    // What the export would fail on before writing (a lock or directory this user may not
-    // write, a running daemon), found without writing.
     let own = exists ? directory : nil
+    // As `export` decides it: a backup when the user consented to replacing or the plan moves
+    // state aside, made only when something is there to keep; numbered after the backups
+    // there, as the export numbers it.
+    let keepsAside =
+      keepsAside(plan, consent)
+      && actions.contains {
+        if case .replace = $0.kind { return true }
+        return $0.kind == .moveAside
+      }
+    var backup: String?
+    if Self.keepsAside(plan, consent) {
+      var existing: [String] = []
+      for target in [own].compactMap({ $0 }) + (own?.nestedDirectories ?? []) {
+        existing += try engine { () throws(NodeFileError) in try target.backups() }
+      }
+      let name = backupName(for: plan.actions, existing: existing)
+      if keepsAside { backup = name }
+      // The engine checks the folders it would be made in, as the export's apply does.
+      if let directory {
+        for target in directory.enclosingDirectories + [directory] + directory.nestedDirectories {
+          target.defaultBackup = name
+        }
+      }
+    }
+    // What the export would fail on before writing (a lock or directory this user may not
+    // write, a running daemon, a backup folder that cannot take the backup), found without
+    // writing.
     if let own {
       try NodeFileAccess.within(own) { () throws(NodeError) in
         try node.requireApplicable(plan, in: own)
@@ -166,18 +191,9 @@ public enum NodeSession {
     } else {
       try node.requireApplicable(plan, in: nil)
     }
-    // As `export` decides it: a backup when the user consented to replacing or the plan moves
-    // state aside, made only when something is there to keep.
-    let keepsAside =
-      keepsAside(plan, consent)
-      && actions.contains {
-        if case .replace = $0.kind { return true }
-        return $0.kind == .moveAside
-      }
     return ExportDryRun(
       plan: plan, actions: actions,
-      backupDirectory: keepsAside
-        ? NodePath.join(node.directory, backupName(for: plan.actions)) : nil,
+      backupDirectory: backup.map { NodePath.join(node.directory, $0) },
       directoryExists: exists, interruptedChanges: directory?.interruptedChanges ?? [])
   }
 
@@ -275,20 +291,18 @@ public enum NodeSession {
     return backupName(label: replaced ?? "replaced", existing: existing, at: date)
   }
 
-  /// `.freedom-keys.replaced/<UTC time>Z-<label>`, with `-<n>` added when `existing` (the
-  /// backups the directories hold) has one of the same second: n is one more than the highest
-  /// counter of that second (at least 2), so the newest backup is always the one with the
-  /// highest time and counter (`NodeUndo.latest`) whatever the labels. The engine still adds
-  /// `-2`, `-3`, … when the name is taken.
+  /// `.freedom-keys.replaced/<n>-<UTC time>Z-<label>`: n (four digits or more) one above the
+  /// highest sequence number of `existing` (the backups the directories hold), so the newest
+  /// backup is always the one with the highest number (`NodeUndo.latest`) whatever the clock
+  /// said (a Pi before NTP, a restored VM) and whatever the labels; the time is for the
+  /// reader. The engine still adds `-2`, `-3`, … when the name is taken.
   static func backupName(label: String, existing: [String], at date: Date = Date()) -> String {
     // 2026-12-01T10:00:00.000Z → 2026-12-01T10-00-00Z
     let time =
       String(DesktopVault.isoTimestamp(date).prefix(19).map { $0 == ":" ? "-" : $0 }) + "Z"
     let safe = String(label.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
-    let base = NodeLayout.replacedName + "/" + time + "-" + safe
-    let counters = existing.compactMap(BackupName.init).filter { $0.time == time }.map(\.counter)
-    guard let highest = counters.max() else { return base }
-    return base + "-" + String(max(2, highest + 1))
+    let next = (existing.compactMap { BackupName($0)?.sequence }.max() ?? 0) + 1
+    return NodeLayout.replacedName + "/" + BackupName.sequenceText(next) + "-" + time + "-" + safe
   }
 
   static func report(_ directory: NodeDirectory, _ events: (NodeEvent) -> Void) {

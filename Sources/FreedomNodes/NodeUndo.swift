@@ -76,19 +76,28 @@ public enum NodeUndo {
     }
   }
 
-  /// The backup an undo puts back: the newest of `names` by the time and counter
-  /// `NodeSession.backupName` gives (names of another form are no backup of a change).
+  /// The backup an undo puts back: the newest of `names` by the sequence number
+  /// `NodeSession.backupName` gives, never by the clock; names without one (made before
+  /// freedom-keys numbered its backups) come before every numbered one, by their time and
+  /// counter. Names of another form are no backup of a change.
   static func latest(_ names: [String]) -> String? {
-    names.compactMap { name in BackupName(name).map { ($0, name) } }
-      .max { ($0.0.time, $0.0.counter, $0.1) < ($1.0.time, $1.0.counter, $1.1) }?.1
+    names.compactMap { name in BackupName(name).map { ($0.order, name) } }
+      .max { ($0.0.0, $0.0.1, $0.0.2, $0.1) < ($1.0.0, $1.0.1, $1.0.2, $1.1) }?.1
   }
 
-  /// What `undo` would do in `path`, changing nothing (an interrupted change is found and
-  /// told, and left as it is).
-  public static func dryRun(_ path: String, events: (NodeEvent) -> Void = { _ in })
-    throws(NodeError) -> UndoPlan
-  {
-    let node = try node(at: path)
+  /// The node an undo of `path` changes: with `profile`, that profile of the desktop app root
+  /// `path` (as an export or verify of it finds it), else `node(at:)`.
+  static func node(at path: String, profile: String?) throws(NodeError) -> any FreedomNode {
+    guard let profile else { return try node(at: path) }
+    return try DesktopInstallation(appRoot: path, profile: profile)
+  }
+
+  /// What `undo` would do in `path` (with `profile`, that profile of the app root `path`),
+  /// changing nothing (an interrupted change is found and told, and left as it is).
+  public static func dryRun(
+    _ path: String, profile: String? = nil, events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) -> UndoPlan {
+    let node = try node(at: path, profile: profile)
     let directory = try NodeSession.engine { () throws(NodeFileError) in
       try NodeDirectory.openForReading(
         node.directory, layout: node.layout,
@@ -108,19 +117,20 @@ public enum NodeUndo {
     }
     try requireStopped(node)
     return UndoPlan(
-      directory: path, kind: node.layout.name, restores: plans,
+      directory: profile == nil ? path : node.directory, kind: node.layout.name, restores: plans,
       keptIn: holding.map { $0.full(keeping) }, interruptedChanges: directory.interruptedChanges)
   }
 
-  /// Puts back the newest backup of `path` (see the type), after an interrupted change there
+  /// Puts back the newest backup of `path` (with `profile`, of that profile of the app root
+  /// `path`; see the type), after an interrupted change there
   /// was finished or undone. A desktop profile whose Radicle home lies outside its userData
   /// (`<appRoot>/R/<slot>`) holds the same change's backup there too: both are put back in one
   /// transaction rooted where the export's was (`DesktopInstallation.transactionRoot`); only a
   /// Radicle home outside that too is put back in a second transaction (as the export wrote it).
-  public static func undo(_ path: String, events: (NodeEvent) -> Void = { _ in })
-    throws(NodeError) -> UndoOutcome
-  {
-    let node = try node(at: path)
+  public static func undo(
+    _ path: String, profile: String? = nil, events: (NodeEvent) -> Void = { _ in }
+  ) throws(NodeError) -> UndoOutcome {
+    let node = try node(at: path, profile: profile)
     let directory = try NodeSession.engine { () throws(NodeFileError) in
       try NodeDirectory.open(
         node.directory, layout: node.layout, create: false,
@@ -149,7 +159,7 @@ public enum NodeUndo {
     }
     withExtendedLifetime(kuboLock) {}
     return UndoOutcome(
-      directory: path, kind: node.layout.name,
+      directory: profile == nil ? path : node.directory, kind: node.layout.name,
       backups: holding.map { $0.full(NodeLayout.replacedName + "/" + backup) },
       restored: restored, keptAside: kept)
   }
@@ -197,17 +207,58 @@ public enum NodeUndo {
   }
 }
 
-/// A backup's name as `NodeSession.backupName` makes it: `<UTC time to the second>Z-<label>`,
-/// then `-<n>` (2, 3, …) when an earlier backup of the same second exists.
+/// A backup's name as `NodeSession.backupName` makes it: `<n>-<UTC time to the second>Z-<label>`,
+/// n the directory's sequence number of the change (four digits or more); or, as older versions
+/// made it, `<UTC time>Z-<label>`, then `-<n>` (2, 3, …) when an earlier backup of the same
+/// second existed. The engine adds `-2`, `-3`, … to either when the name is taken.
 struct BackupName {
+  /// The change's sequence number, or nil for a name an older version made.
+  let sequence: Int?
   /// `2026-12-01T10-00-00Z`.
   let time: String
   /// 1 without a counter.
   let counter: Int
 
   static let timeLength = 20
+  static let sequenceDigits = 4
+
+  /// `n` with leading zeros to `sequenceDigits`.
+  static func sequenceText(_ sequence: Int) -> String {
+    let digits = String(sequence)
+    return String(repeating: "0", count: max(0, sequenceDigits - digits.utf8.count)) + digits
+  }
+
+  /// What orders backups: the sequence number first (an older name has none and comes
+  /// before), then, for older names only, the time; then the counter.
+  var order: (Int, String, Int) { (sequence ?? 0, sequence == nil ? time : "", counter) }
 
   init?(_ name: String) {
+    var rest = Substring(name)
+    var sequence: Int?
+    if let dash = rest.firstIndex(of: "-") {
+      let digits = rest[..<dash]
+      if let number = Int(digits), number >= 1, Self.sequenceText(number) == digits,
+        Self.time(of: rest[rest.index(after: dash)...]) != nil
+      {
+        sequence = number
+        rest = rest[rest.index(after: dash)...]
+      }
+    }
+    guard let time = Self.time(of: rest) else { return nil }
+    self.sequence = sequence
+    self.time = time
+    let label = rest.split(separator: "-", omittingEmptySubsequences: false).last ?? ""
+    if rest.utf8.count > Self.timeLength + 1 + label.utf8.count, let number = Int(label),
+      String(number) == label, number >= 2
+    {
+      counter = number
+    } else {
+      counter = 1
+    }
+  }
+
+  /// The time `name` starts with, when a label follows it.
+  private static func time(of name: Substring) -> String? {
     let utf8 = Array(name.utf8)
     guard utf8.count > Self.timeLength + 1, utf8[Self.timeLength] == UInt8(ascii: "-") else {
       return nil
@@ -217,14 +268,6 @@ struct BackupName {
       let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
       guard expected == UInt8(ascii: "0") ? isDigit : byte == expected else { return nil }
     }
-    time = String(decoding: utf8[..<Self.timeLength], as: UTF8.self)
-    let label = name.split(separator: "-", omittingEmptySubsequences: false).last ?? ""
-    if name.utf8.count > Self.timeLength + 1 + label.utf8.count, let number = Int(label),
-      String(number) == label, number >= 2
-    {
-      counter = number
-    } else {
-      counter = 1
-    }
+    return String(decoding: utf8[..<Self.timeLength], as: UTF8.self)
   }
 }

@@ -24,17 +24,21 @@ struct UndoCommand: ParsableCommand {
         kind does not keep aside is refused. A desktop profile's Radicle home in
         <appRoot>/R/<slot> is put back with its userData. Files the change created
         where there were none stay in place. Stop the node first (a running antd or
-        kubo daemon is refused).
+        kubo daemon is refused). --profile <id> undoes a profile of the app root <dir>
+        (its userData is <dir>, or <dir>/Profiles/<id>), as export freedom and verify
+        --freedom-dir find it.
 
         --dry-run prints what would be put back and kept aside and writes nothing;
         --json prints the plan or the result as one JSON object. Exit 0 when done, 1
         when there is nothing to undo or the backup does not match the directory.
         """,
-      options: [ExportOptions.dryRun, ExportOptions.json],
+      options: [ExportFreedomCommand.profile, ExportOptions.dryRun, ExportOptions.json],
       argument: directory)
   }
 
   let path: String
+  /// `--profile`: a profile of the app root `path`.
+  let profileName: String?
   let dryRun: Bool
   let json: Bool
 
@@ -43,19 +47,24 @@ struct UndoCommand: ParsableCommand {
       throw arguments.usage("missing <dir>")
     }
     self.path = path
+    profileName = try arguments.nonEmpty(ExportFreedomCommand.profile)
     dryRun = arguments.flag(ExportOptions.dryRun)
     json = arguments.flag(ExportOptions.json)
   }
 
   func run() throws {
     if dryRun {
-      let plan = try NodeText.run(.export) { try NodeUndo.dryRun(path, events: NodeText.show) }
+      let plan = try NodeText.run(.export) {
+        try NodeUndo.dryRun(path, profile: profileName, events: NodeText.show)
+      }
       return Output.standardOutput(
         json
           ? JSONValue.object(plan.json).rendered() + "\n"
           : TextReport.table(plan.dryRunTitle, plan.dryRunRows) + plan.dryRunNotes)
     }
-    let outcome = try NodeText.run(.export) { try NodeUndo.undo(path, events: NodeText.show) }
+    let outcome = try NodeText.run(.export) {
+      try NodeUndo.undo(path, profile: profileName, events: NodeText.show)
+    }
     Output.standardOutput(
       json
         ? JSONValue.object(outcome.json).rendered() + "\n"

@@ -18,7 +18,9 @@
 /// file was there, kept as a hard link `.freedom-keys.old/i` until the change is finished.
 /// `dir i path inode old|new`: `.freedom-keys.new/i` is swapped with the directory path.
 /// `restore i path inode`: `<source>/path` (that inode) is renamed to path, which is absent then
-/// (an `aside` step moved what was there); an undo (`NodeDirectory.restore`) writes it.
+/// (an `aside` step moved what was there); an undo (`NodeDirectory.restore`) writes it. It is
+/// the one step that may name a path an earlier step names, and only an `aside` step's: what
+/// is in place goes aside, then the backup's entry takes its place (undone in reverse order).
 /// `backup path`: the old entries go into that directory (`path/<step path>`) when the change
 /// is finished, instead of being deleted.
 /// `source path`: the backup an undo puts back (`restore` steps rename out of it, `file` and
@@ -166,7 +168,8 @@ struct IntentRecord: Equatable {
 
   /// Parses a record this version or an older one wrote; nil when it is anything else:
   /// truncated, a gap in the steps, a path that is not beneath the directory or names the
-  /// engine's own files, one path twice.
+  /// engine's own files, one path twice (but an `aside` step's path once more by a later
+  /// `restore` step, as an undo writes it).
   init?(text: String) {
     guard text.utf8.count <= Self.maximumByteCount else { return nil }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -185,7 +188,8 @@ struct IntentRecord: Equatable {
     source = nil
     parts = []
     var steps: [Step] = []
-    var paths = Set<String>()
+    /// The kind of the last step that named each path.
+    var paths: [String: Kind] = [:]
     for line in lines.dropFirst() {
       let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
       if version == 2, fields.count == 2, fields[0] == "backup" {
@@ -208,8 +212,10 @@ struct IntentRecord: Equatable {
         let kind = Kind(rawValue: fields[0]),
         version == 2 || (kind != .mkdir && kind != .restore), let index = Int(fields[1]),
         String(index) == fields[1],
-        index == steps.count, Self.isStepPath(fields[2]), paths.insert(fields[2]).inserted
+        index == steps.count, Self.isStepPath(fields[2]),
+        paths[fields[2]] == nil || (paths[fields[2]] == .aside && kind == .restore)
       else { return nil }
+      paths[fields[2]] = kind
       switch kind {
       case .mkdir, .aside:
         guard fields.count == 3 else { return nil }

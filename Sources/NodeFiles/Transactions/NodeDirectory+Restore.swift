@@ -63,7 +63,6 @@ extension NodeDirectory {
     let staging = NodeLayout.stagingName
     try root.makeDirectory(staging, owner: try root.owner())
     var steps: [IntentRecord.Step] = []
-    var made: [String] = []
     var keeping: String?
     do throws(NodeFileError) {
       for directory in try missingParents(of: entries.map(\.path)) {
@@ -105,17 +104,16 @@ extension NodeDirectory {
             existed: entry.current != nil))
       }
       if steps.contains(where: { $0.oldEntry != nil }) {
-        keeping = try prepareBackup(backup, for: steps, made: &made)
+        keeping = try prepareBackup(backup, for: steps)
       }
       try root.directory(staging)?.sync()
       try root.sync()
     } catch {
       _ = try? root.removeTree(staging)
-      removeEmptyDirectories(made)
       throw error
     }
     result.written = entries.map { full($0.path) }
-    try commit(steps, backup: keeping, source: source, made: made, into: &result)
+    try commit(steps, backup: keeping, source: source, into: &result)
     return result
   }
 

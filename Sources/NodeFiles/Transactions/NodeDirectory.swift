@@ -93,7 +93,7 @@ public final class NodeDirectory {
   /// its old files still wait in the engine's directories and its record stays, so no new
   /// change may start until a run finishes it.
   private var unfinishedCleanUp: NodeFileError?
-  /// Tests only: called at each point of `apply` ("step <i>", "commit", "clean-up",
+  /// Tests only: called at each point of `apply` ("record", "step <i>", "commit", "clean-up",
   /// "backup <i>"); a throw is a failure at that point.
   var faultInjection: ((String) throws(NodeFileError) -> Void)?
   /// Tests only: `apply` stops dead at this point, undoing and cleaning up nothing, as a
@@ -243,7 +243,10 @@ public final class NodeDirectory {
   /// What `recover` would do, found without doing it: the record checked as recovery checks
   /// it, and whether it would finish or undo the change.
   private func findInterruptedChange() throws(NodeFileError) {
-    guard try root.status(NodeLayout.intentName) != nil else { return }
+    guard try root.status(NodeLayout.intentName) != nil else {
+      if isLocked { try requireNoOrphanedAside() }
+      return
+    }
     guard isLocked else { throw cannotFinish }
     let record = try readRecord()
     try requireTransactionDirectories()
@@ -403,11 +406,10 @@ public final class NodeDirectory {
     let owner = try root.owner()
 
     // 1. Stage every new file in a 0700 directory beside the targets; nothing visible changes.
-    //    The backup directory is made now too, so no step after the commit needs a new name
-    //    chosen or a folder checked.
+    //    The backup directory's name is chosen and its folders checked now too, so no step
+    //    after the commit needs either (its folders are made right after the record).
     try root.makeDirectory(staging, owner: owner)
     var steps: [IntentRecord.Step] = []
-    var madeForBackup: [String] = []
     do throws(NodeFileError) {
       for directory in try missingParents(of: change) {
         steps.append(.init(kind: .mkdir, index: steps.count, path: directory))
@@ -449,17 +451,16 @@ public final class NodeDirectory {
         result.written.append(full(file.path))
       }
       if let backup = change.backup, steps.contains(where: { $0.oldEntry != nil }) {
-        change.backup = try prepareBackup(backup, for: steps, made: &madeForBackup)
+        change.backup = try prepareBackup(backup, for: steps)
       }
       try root.directory(staging)?.sync()
       try root.sync()
     } catch {
       _ = try? root.removeTree(staging)
-      removeEmptyDirectories(madeForBackup)
       throw error
     }
 
-    try commit(steps, backup: change.backup, made: madeForBackup, into: &result)
+    try commit(steps, backup: change.backup, into: &result)
     return result
   }
 
@@ -470,22 +471,24 @@ public final class NodeDirectory {
   }
 
   /// Steps 2 to 4 of a change whose entries are staged: the intent record, the steps, the
-  /// commit mark, then the clean-up (old entries into `backup`; with `source`, an undo's, the
-  /// links left in the backup it put back removed). `made` is what was created for the
-  /// backup, removed again when the change is undone.
+  /// commit mark, then the clean-up (old entries into `backup`, whose folders are made right
+  /// after the record; with `source`, an undo's, the links left in the backup it put back
+  /// removed).
   func commit(
-    _ steps: [IntentRecord.Step], backup: String?, source: String? = nil, made: [String],
+    _ steps: [IntentRecord.Step], backup: String?, source: String? = nil,
     into result: inout NodeChangeResult
   ) throws(NodeFileError) {
     let owner = try root.owner()
-    let madeForBackup = made
+    // What was made for the backup, removed again when the change is undone.
+    var madeForBackup: [String] = []
     // 2. The intent record: from here on, a crash is undone by the next run.
     var record = IntentRecord(steps: steps, backup: backup, source: source, parts: layout.parts)
     do throws(NodeFileError) {
+      try reached("record")
       try writeRecord(record, replacing: false)
     } catch {
+      if killed { throw error }
       _ = try? root.removeTree(NodeLayout.stagingName)
-      removeEmptyDirectories(madeForBackup)
       throw error
     }
 
@@ -494,6 +497,9 @@ public final class NodeDirectory {
     //    the commit mark. Any failure before the mark undoes what was done.
     do throws(NodeFileError) {
       try root.makeDirectory(NodeLayout.asideName, owner: owner)
+      if let backup, steps.contains(where: { $0.oldEntry != nil }) {
+        madeForBackup += try makeBackupFolders(backup, for: steps)
+      }
       for step in steps {
         try reached("step \(step.index)")
         try perform(step, in: record)
@@ -579,6 +585,16 @@ public final class NodeDirectory {
     // The staging and aside directories and the intent record are made in the directory.
     try mayWrite(in: "")
     let identity = layout.identityDirectory
+    // Where what is there now would be kept, checked as `apply` checks it before the commit.
+    if let backup = change.backup ?? defaultBackup {
+      var kept: [String] = []
+      for name in change.removing where try root.status(name) != nil { kept.append(name) }
+      for file in change.files {
+        let path = identity.flatMap { file.path.hasPrefix($0 + "/") ? $0 : nil } ?? file.path
+        if !kept.contains(path), try root.status(path) != nil { kept.append(path) }
+      }
+      try requireBackupFolders(backup, keeping: kept)
+    }
     for name in change.removing {
       guard let status = try root.status(name) else { continue }
       try mayWrite(inParentOf: name)
@@ -638,30 +654,17 @@ public final class NodeDirectory {
         + "the clean-up")
   }
 
-  /// Makes the backup directory `backup` (relative, below `.freedom-keys.replaced`) and the
-  /// folders the steps' old entries go into, before the commit: under a name no earlier
-  /// change used (`<backup>-2`, `-3`, … when it is taken; the lock keeps another run from
-  /// taking it meanwhile), every existing folder on the way checked first. `made` gets what
-  /// was created, outermost first. Returns the name.
-  func prepareBackup(
-    _ backup: String, for steps: [IntentRecord.Step], made: inout [String]
-  ) throws(NodeFileError) -> String {
-    let owner = try root.owner()
+  /// The name of the backup directory `backup` (relative, below `.freedom-keys.replaced`),
+  /// chosen before the commit: one no earlier change used (`<backup>-2`, `-3`, … when it is
+  /// taken; the lock keeps another run from taking it meanwhile), every existing folder on the
+  /// way checked first. Nothing is made yet: `makeBackupFolders` makes it once the intent
+  /// record names it, so that a kill before the record leaves no empty backup behind (an undo
+  /// would take it for the newest).
+  func prepareBackup(_ backup: String, for steps: [IntentRecord.Step]) throws(NodeFileError)
+    -> String
+  {
     let parts = layout.parts
-    // The folders holding backups, in the directory and in each part a step keeps entries of.
-    var areas: [String] = []
-    for step in steps where step.oldEntry != nil {
-      let area = IntentRecord.part(of: step.path, parts: parts) ?? ""
-      if !areas.contains(area) { areas.append(area) }
-    }
-    for area in areas {
-      var prefix = area
-      for component in backup.split(separator: "/").dropLast() {
-        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-        guard let status = try root.status(prefix) else { break }
-        try requireBackupFolder(prefix, status, owner: owner)
-      }
-    }
+    try requireBackupFolders(backup, keeping: steps.filter { $0.oldEntry != nil }.map(\.path))
     // A name no area holds yet: one undo puts back all of a change's entries.
     var name = backup
     var counter = 2
@@ -675,12 +678,41 @@ public final class NodeDirectory {
       name = backup + "-" + String(counter)
       counter += 1
     }
-    if parts.isEmpty { made += try root.makeDirectories(name) }
+    return name
+  }
+
+  /// Makes the backup directory `backup` and the folders the steps' old entries go into;
+  /// returns what was created, outermost first.
+  private func makeBackupFolders(_ backup: String, for steps: [IntentRecord.Step])
+    throws(NodeFileError) -> [String]
+  {
+    var made: [String] = []
+    if layout.parts.isEmpty { made += try root.makeDirectories(backup) }
     for step in steps where step.oldEntry != nil {
       made += try root.makeDirectories(
-        NodePath.parent(IntentRecord.location(of: step.path, in: name, parts: parts)))
+        NodePath.parent(IntentRecord.location(of: step.path, in: backup, parts: layout.parts)))
     }
-    return name
+    return made
+  }
+
+  /// Checks the folders the backup `backup` would be made in, for old entries of `paths`: in
+  /// the directory and in each part one of them lies in, every existing folder on the way
+  /// (`requireBackupFolder`). Writes nothing: `prepareBackup` and a dry run share it.
+  func requireBackupFolders(_ backup: String, keeping paths: [String]) throws(NodeFileError) {
+    let owner = try root.owner()
+    var areas: [String] = []
+    for path in paths {
+      let area = IntentRecord.part(of: path, parts: layout.parts) ?? ""
+      if !areas.contains(area) { areas.append(area) }
+    }
+    for area in areas {
+      var prefix = area
+      for component in backup.split(separator: "/").dropLast() {
+        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+        guard let status = try root.status(prefix) else { break }
+        try requireBackupFolder(prefix, status, owner: owner)
+      }
+    }
   }
 
   /// A folder that holds backups must be a directory (not a symbolic link) of the directory's
@@ -928,7 +960,9 @@ public final class NodeDirectory {
           ? "finished an interrupted change in \(path): the new identity is in place"
           : "undid an interrupted change in \(path): the old identity is back in place")
     } else {
-      // Without a record nothing in these was ever put in place: they are leftovers.
+      try requireNoOrphanedAside()
+      // Without a record (and so without an aside directory, made only once the record is
+      // flushed) nothing in these was ever put in place: they are leftovers.
       discard(NodeLayout.stagingName)
       discard(NodeLayout.asideName)
     }
@@ -972,6 +1006,23 @@ public final class NodeDirectory {
       throw refuse("\(recordPath) is not an intent record this version can read")
     }
     return record
+  }
+
+  /// Refuses an aside directory that holds anything while no intent record is there. A change
+  /// makes it only after its record is flushed, and recovery empties it before removing the
+  /// record; one without a record means the record went missing (moved away, say, after it
+  /// could not be read), and what the change moved aside — in it, or in the staging directory
+  /// (an identity directory swapped out) — may be the only copy of the old identity's files.
+  /// Nothing is deleted then: the user decides.
+  private func requireNoOrphanedAside() throws(NodeFileError) {
+    guard let status = try root.status(NodeLayout.asideName) else { return }
+    if status.isDirectory, try root.names(NodeLayout.asideName).isEmpty { return }
+    throw NodeFileError(
+      .recovery,
+      "\(full(NodeLayout.asideName)) holds what an interrupted change moved aside, but its "
+        + "intent record (\(full(NodeLayout.intentName))) is missing; nothing was changed or "
+        + "deleted — put the record back, or move \(full(NodeLayout.asideName)) and "
+        + "\(full(NodeLayout.stagingName)) out of \(path) and put their files back by hand")
   }
 
   /// The staging and aside directories are real directories (never links), or absent.
@@ -1057,11 +1108,9 @@ public final class NodeDirectory {
       for step in record.steps.reversed() { try undo(step, in: record) }
       if let backup = record.backup { removeUnusedBackup(backup, parts: record.parts) }
       try root.sync()
-      // Undone: without the record what is left in the staging and aside directories is
-      // leftovers, which the next run discards if this one cannot.
-      try root.remove(NodeLayout.intentName)
-      try root.sync()
     }
+    // The record goes last, undone or finished: an aside directory is never left without it
+    // (see `requireNoOrphanedAside`); a kill before it is removed repeats what was done.
     discard(NodeLayout.asideName)
     if finishing { try reached("discarded aside") }
     discard(NodeLayout.stagingName)
