@@ -20,6 +20,8 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   /// A checkpoint is of part `index` of `count` of the search, not the part run (1 of 1: the
   /// search not cut into parts).
   case otherPart(index: Int, count: Int)
+  /// The checkpoint says more passwords were tried than the search has: changed or damaged.
+  case checkpointPastEnd(doneBelow: Int, count: Int)
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
@@ -50,6 +52,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
       count == 1
         ? "it is the checkpoint of the whole search, not of one part of it"
         : "it is the checkpoint of part \(index) of \(count) of the search, not of this part"
+    case .checkpointPastEnd(let doneBelow, let count):
+      "the checkpoint says the first \(RecoveryText.grouped(UInt64(doneBelow))) passwords were "
+        + "tried, and the search has \(RecoveryText.grouped(UInt64(count))): it was changed or "
+        + "damaged"
     case .kdfFailed(let reason):
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):

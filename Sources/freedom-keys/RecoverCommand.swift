@@ -243,6 +243,8 @@ struct RecoverCommand: ParsableCommand {
       try RecoverFiles.checkOutput(outputPath)
       if searchesPassphrases { try RecoverFiles.checkOutput(outputPath + ".passphrase") }
     }
+    // A checkpoint that cannot be written is refused now, not after the search.
+    _ = try SearchCheckpoint.prepare(resumePath: resumePath, name: nil)
     let damaged: DamagedPhrase
     if let damagePath {
       let file = try SecretInput.read(SecretSource(role: "damage", path: damagePath))
@@ -261,12 +263,14 @@ struct RecoverCommand: ParsableCommand {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }
 
-    let report = RecoverReport(self)
+    let checkpoint = try SearchCheckpoint.prepare(
+      resumePath: resumePath, name: session.checkpointName)
+    let report = RecoverReport(self, checkpoint: checkpoint)
     let result: RecoverySession.Result
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(CheckpointFile.init),
+          checkpoint: checkpoint.file,
           deadline: searchRun.deadline(),
           progressInterval: searchRun.progressInterval(on: report.progress),
           collect: 100,
@@ -274,7 +278,7 @@ struct RecoverCommand: ParsableCommand {
           onEvent: { report.say($0, session: session) })
       }
     } catch let error as RecoveryCheckpointError {
-      throw RecoverFiles.checkpointFailure(resumePath ?? "", error)
+      throw RecoverFiles.checkpointFailure(checkpoint.path, error)
     }
     report.progress.clear()
     try report.finish(result, session: session)

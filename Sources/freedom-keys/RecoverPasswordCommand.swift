@@ -128,25 +128,30 @@ struct RecoverPasswordCommand: ParsableCommand {
     // The file first (public data), so a wrong path fails before a secret is read.
     let (file, passwordTarget) = try readTarget()
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
+    // A checkpoint that cannot be written is refused now, not after the search.
+    _ = try SearchCheckpoint.prepare(resumePath: resumePath, name: nil)
     let session = try PasswordSession(
       PasswordSearch(
         target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads),
       automatic: automatic, part: searchRun.shard.index, of: searchRun.shard.count,
       sharded: searchRun.shardGiven,
-      hashed: resumePath != nil)
-    let report = RecoverPasswordReport(self, file: file, session: session)
+      // Every search keeps a checkpoint (named, or by itself under its hash).
+      hashed: true)
+    let checkpoint = try SearchCheckpoint.prepare(
+      resumePath: resumePath, name: session.checkpointName)
+    let report = RecoverPasswordReport(self, file: file, session: session, checkpoint: checkpoint)
     report.announce()
     let result: PasswordSession.Result
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(CheckpointFile.init),
+          checkpoint: checkpoint.file,
           deadline: searchRun.deadline(),
           progressInterval: searchRun.progressInterval(on: report.progress),
           shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {
-      throw checkpointRefusal(mismatch.reason)
+      throw checkpointRefusal(mismatch.reason, path: checkpoint.path)
     } catch {
       report.progress.clear()
       throw error
@@ -224,10 +229,13 @@ struct RecoverPasswordCommand: ParsableCommand {
 
   /// The one line for a `--resume` checkpoint that cannot be used (another search's or
   /// part's, or not one).
-  func checkpointRefusal(_ error: PasswordRecoveryError) -> CLIError {
+  func checkpointRefusal(_ error: PasswordRecoveryError, path: String) -> CLIError {
+    if case .checkpointPastEnd = error {
+      return .failure(
+        "\(path): \(error): delete it (or give another --resume file) to search from the start")
+    }
     let same = searchRun.shard.count > 1 ? "passwords and --shard" : "passwords"
     return .failure(
-      "\(resumePath ?? ""): \(error): give another --resume file, or the same file and \(same) "
-        + "as before")
+      "\(path): \(error): give another --resume file, or the same file and \(same) as before")
   }
 }

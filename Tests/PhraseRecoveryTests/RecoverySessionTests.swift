@@ -60,6 +60,7 @@ struct RecoverySessionTests {
       case .progress: nil
       case .phaseExhausted(let phase): "exhausted \(phase.number)"
       case .lastPhaseNext: "last next"
+      case .checkpointNotSaved: "not saved"
       }
     }
   }
