@@ -23,18 +23,20 @@ struct SearchCheckpoint {
       do {
         try file.checkWritable()
       } catch {
-        throw CLIError.failure(
-          "\(error): --resume needs a file in a writable directory; create the directory or "
-            + "choose another path")
+        throw CLIError.failure("--resume cannot keep its checkpoint: \(error.reason)")
       }
       return SearchCheckpoint(file: file, isNamed: true)
     }
     guard let name else { return SearchCheckpoint(file: nil, isNamed: false) }
     do {
-      return SearchCheckpoint(
-        file: try CheckpointFile.kept(
-          named: name, environment: ProcessInfo.processInfo.environment),
-        isNamed: false)
+      let file = try CheckpointFile.kept(
+        named: name, environment: ProcessInfo.processInfo.environment)
+      if FileManager.default.fileExists(atPath: file.path) {
+        Output.standardError(
+          "continuing from the checkpoint this search kept in \(file.path) (delete it to "
+            + "search from the start)\n")
+      }
+      return SearchCheckpoint(file: file, isNamed: false)
     } catch {
       Output.warning(
         "\(error): this search keeps no checkpoint; give --resume FILE to keep one")
