@@ -26,6 +26,8 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   /// take (`available` bytes: what the machine has available, at most
   /// `Scrypt.maximumMemoryByteCount` for every thread together).
   case notEnoughMemory(needed: UInt64, available: UInt64)
+  /// The checkpoint says more passwords were tried than the search has: changed or damaged.
+  case checkpointPastEnd(doneBelow: Int, count: Int)
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
@@ -63,6 +65,10 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
         + "this search may take (what this machine has available, at most "
         + "\(RecoveryText.grouped(Scrypt.maximumMemoryByteCount >> 20)) MiB for every thread "
         + "together): free memory, or search on a machine with more"
+    case .checkpointPastEnd(let doneBelow, let count):
+      "the checkpoint says the first \(RecoveryText.grouped(UInt64(doneBelow))) passwords were "
+        + "tried, and the search has \(RecoveryText.grouped(UInt64(count))): it was changed or "
+        + "damaged"
     case .kdfFailed(let reason):
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):

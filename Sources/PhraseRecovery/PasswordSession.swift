@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import Dispatch
 
 /// Where a password search keeps its checkpoint: read once before the search, written as it
@@ -53,6 +54,9 @@ package final class PasswordSession {
     case progress(PasswordSearch.Progress, of: Int)
     /// The phase found nothing; the next one follows.
     case phaseExhausted(Phase)
+    /// The checkpoint could not be written (said once a run, with the store's reason); the
+    /// search goes on and tries again at the next save.
+    case checkpointNotSaved(reason: String)
   }
 
   /// A checkpoint that cannot be used: of another search, of another part of it, or not one
@@ -73,6 +77,9 @@ package final class PasswordSession {
     package let expired: Bool
     /// The match is the one a checkpoint recorded.
     package let earlier: Bool
+    /// Why the last save of the checkpoint failed; nil when it was written (or none is kept).
+    /// The result stands: the checkpoint only lets a later run continue.
+    package var checkpointFailure: String?
   }
 
   package let search: PasswordSearch
@@ -105,6 +112,18 @@ package final class PasswordSession {
     (self.phases, self.hash) = (phases, hash)
   }
 
+  /// The name of the checkpoint a run keeps by itself (hex digits of a hash of the search's
+  /// public hash and the part run: the same search, and only it, finds it again); nil when the
+  /// session was made without its hash.
+  package var checkpointName: String? {
+    guard let hash else { return nil }
+    var bytes = Array("freedom-keys password session 1\0".utf8) + hash
+    for number in [part?.index ?? 1, part?.count ?? 1] {
+      withUnsafeBytes(of: UInt64(number).littleEndian) { bytes += $0 }
+    }
+    return "password-" + Hex.encode(SHA256.hash(bytes))
+  }
+
   /// Runs the phases from where `checkpoint` left off to a match, the end of the last, a stop
   /// or `deadline`. `shouldStop` is asked about every 0.2 s; `onEvent` is called on the
   /// calling thread, progress every `progressInterval` seconds. Throws
@@ -117,10 +136,21 @@ package final class PasswordSession {
     onEvent: (Event) -> Void = { _ in }
   ) throws -> Result {
     let (index, count) = (part?.index ?? 1, part?.count ?? 1)
-    func save(_ doneBelow: Int, found: Int? = nil) throws {
-      try checkpoint?.save(
-        PasswordCheckpoint(
-          search: hash ?? [], doneBelow: doneBelow, found: found, shard: (index, count)))
+    // A checkpoint that cannot be written is tried again at the next save; the search goes
+    // on, since its answer matters more than where it got to. The first failure is said.
+    var (saveFailure, failureSaid): (String?, Bool) = (nil, false)
+    func save(_ doneBelow: Int, found: Int? = nil) {
+      guard let checkpoint else { return }
+      do {
+        try checkpoint.save(
+          PasswordCheckpoint(
+            search: hash ?? [], doneBelow: doneBelow, found: found, shard: (index, count)))
+        saveFailure = nil
+      } catch {
+        saveFailure = String(describing: error)
+        if !failureSaid { onEvent(.checkpointNotSaved(reason: saveFailure ?? "")) }
+        failureSaid = true
+      }
     }
     var doneBelow = 0
     let saved: PasswordCheckpoint?
@@ -141,7 +171,13 @@ package final class PasswordSession {
           outcome: try search.reopen(found), searched: 0, doneBelow: saved.doneBelow,
           expired: false, earlier: true)
       }
-      doneBelow = min(saved.doneBelow, search.candidateCount)
+      // A checkpoint past the search's end was changed or is of another search: believed, it
+      // would say passwords were tried that never were.
+      guard saved.doneBelow <= search.candidateCount else {
+        throw CheckpointMismatch(
+          reason: .checkpointPastEnd(doneBelow: saved.doneBelow, count: search.candidateCount))
+      }
+      doneBelow = saved.doneBelow
       onEvent(.resuming(tried: part?.searched(below: doneBelow) ?? doneBelow))
     }
     var searched: UInt64 = 0
@@ -159,13 +195,13 @@ package final class PasswordSession {
         }
         if checkpoint != nil, progress.seconds - lastSaved >= 5 {
           lastSaved = progress.seconds
-          try? save(max(doneBelow, progress.doneBelow))
+          save(max(doneBelow, progress.doneBelow))
         }
         return !shouldStop() && !expired
       }
       // An empty share leaves its start, which may be below what was tried.
       doneBelow = max(doneBelow, outcome.progress.doneBelow)
-      try save(doneBelow, found: outcome.found?.index)
+      save(doneBelow, found: outcome.found?.index)
       searched += outcome.progress.searched
       if outcome.found == nil, outcome.isComplete, phase.number < phases.count {
         onEvent(.phaseExhausted(phase))
@@ -173,7 +209,7 @@ package final class PasswordSession {
       }
       return Result(
         outcome: outcome, searched: searched, doneBelow: doneBelow, expired: expired,
-        earlier: false)
+        earlier: false, checkpointFailure: saveFailure)
     }
     // Not reached: the loop returns in its last phase.
     preconditionFailure("a password session has at least one phase")

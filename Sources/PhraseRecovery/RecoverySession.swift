@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Dispatch
+import Synchronization
 import VaultKeys
 
 #if canImport(FoundationEssentials)
@@ -88,6 +89,9 @@ package final class RecoverySession: Sendable {
     case phaseExhausted(Phase)
     /// The next phase is the last and widest: the likelier ones found nothing.
     case lastPhaseNext
+    /// The checkpoint could not be written (said once a session, with the store's reason); the
+    /// search goes on and tries again at the next save.
+    case checkpointNotSaved(reason: String)
   }
 
   /// Why a session stopped before its end.
@@ -126,6 +130,9 @@ package final class RecoverySession: Sendable {
     package let phase: Phase
     /// Nil when stopped before the phase's search began.
     package let progress: RecoveryProgress?
+    /// Why the last save of the checkpoint failed; nil when it was written (or none is kept).
+    /// The result stands: the checkpoint only lets a later run continue.
+    package var checkpointFailure: String?
 
     /// The part result a cluster collects (`ShardCollection`): what this run did, no word of
     /// the phrase as written and no passphrase. Nil without targets (nothing to collect).
@@ -155,6 +162,8 @@ package final class RecoverySession: Sendable {
   /// Whether the phases are the automatic ones (no damage given, targets, one whole search).
   package let isAutomatic: Bool
   package let targets: [RecoveryTarget]
+  /// Whether a failed save was said (`Event.checkpointNotSaved`): once a session.
+  private let saveFailureSaid = Atomic<Bool>(false)
 
   /// The session of `phrase`: with `damage` nil and targets given, the automatic phases (the
   /// likely kinds of damage in turn, cheapest first), unless the search is cut into shards (the
@@ -214,6 +223,17 @@ package final class RecoverySession: Sendable {
     return .invalidWordCount(remembered: phrase.words.count, missing: 0)
   }
 
+  /// The name of the checkpoint a run keeps by itself: hex digits of a hash of every phase's
+  /// public search hash and the part run, so the same search (and only it) finds it again.
+  package var checkpointName: String {
+    var bytes = Array("freedom-keys phrase session 1\0".utf8)
+    for phase in phases { bytes += phase.recovery.searchHash }
+    for number in [configuration.shardIndex, configuration.shardCount] {
+      withUnsafeBytes(of: UInt64(number).littleEndian) { bytes += $0 }
+    }
+    return "recover-" + Hex.encode(SHA256.hash(bytes))
+  }
+
   /// How every phase is run (threads, shard, chunk size): the same for all of them.
   package var configuration: PhraseRecovery.Configuration { phases[0].recovery.configuration }
 
@@ -268,7 +288,7 @@ package final class RecoverySession: Sendable {
       if let deadline, DispatchTime.now() >= deadline {
         return Result(
           ending: .stopped(.deadlineBeforePhase(index + 2)), phase: phase,
-          progress: result.progress)
+          progress: result.progress, checkpointFailure: result.checkpointFailure)
       }
       if index + 2 == phases.count { onEvent(.lastPhaseNext) }
     }
@@ -324,6 +344,7 @@ package final class RecoverySession: Sendable {
 
     var lastCheckpoint = DispatchTime.now().uptimeNanoseconds
     var lastEvent = lastCheckpoint
+    var saveFailure: String?
     var stoppedByCaller = false
     let outcome = try recovery.run(
       resumingFrom: resumed, collect: collect, tick: min(0.2, progressInterval)
@@ -331,8 +352,9 @@ package final class RecoverySession: Sendable {
       let now = DispatchTime.now().uptimeNanoseconds
       if let checkpoint, now - lastCheckpoint > 5_000_000_000 {
         lastCheckpoint = now
-        // A checkpoint that cannot be written now is written at the end, or fails there.
-        try? checkpoint.save(progress)
+        // A checkpoint that cannot be written now is tried again at the next save; the search
+        // goes on, since its answer matters more than where it got to.
+        saveFailure = self.save(progress, to: checkpoint, onEvent: onEvent)
       }
       if Double(now - lastEvent) / 1e9 >= progressInterval {
         lastEvent = now
@@ -344,7 +366,7 @@ package final class RecoverySession: Sendable {
       }
       return deadline.map { now < $0.uptimeNanoseconds } ?? true
     }
-    if let checkpoint { try checkpoint.save(outcome.progress) }
+    if let checkpoint { saveFailure = save(outcome.progress, to: checkpoint, onEvent: onEvent) }
     let ending: Ending
     if !outcome.isComplete {
       ending = .stopped(stoppedByCaller || shouldStop() ? .interrupted : .deadline)
@@ -355,7 +377,27 @@ package final class RecoverySession: Sendable {
     } else {
       ending = outcome.found.map { .found($0, earlier: false) } ?? .exhausted
     }
-    return Result(ending: ending, phase: phase, progress: outcome.progress)
+    var result = Result(ending: ending, phase: phase, progress: outcome.progress)
+    result.checkpointFailure = saveFailure
+    return result
+  }
+
+  /// Saves `progress`, returning why it could not be; the first failure of the session is
+  /// said as an event, the later ones only returned.
+  private func save(
+    _ progress: RecoveryProgress, to checkpoint: any RecoveryCheckpointStore,
+    onEvent: (Event) -> Void
+  ) -> String? {
+    do {
+      try checkpoint.save(progress)
+      return nil
+    } catch {
+      let reason = String(describing: error)
+      if !saveFailureSaid.exchange(true, ordering: .relaxed) {
+        onEvent(.checkpointNotSaved(reason: reason))
+      }
+      return reason
+    }
   }
 
   /// The checksum-valid count before starting: exact for up to 2^22 phrases, else expected;

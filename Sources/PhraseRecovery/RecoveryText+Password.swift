@@ -62,6 +62,7 @@ extension RecoveryText {
     case .phaseExhausted(let phase):
       "phase \(phase.number) of \(phases) (\(label(phase))): no match in "
         + count(phase.share.count, "password")
+    case .checkpointNotSaved(let reason): checkpointNotSaved(reason)
     }
   }
 

@@ -35,7 +35,13 @@ extension RecoveryText {
       // finding nothing comes before it.
       "the likelier phases found nothing; if the phrase is nearly right, the targets may be "
         + "what differs"
+    case .checkpointNotSaved(let reason): checkpointNotSaved(reason)
     }
+  }
+
+  /// A save that failed during a search, said once: the search goes on.
+  package static func checkpointNotSaved(_ reason: String) -> String {
+    "\(reason); the search goes on, tries again every 5 s and delivers a match all the same"
   }
 
   // MARK: - The end

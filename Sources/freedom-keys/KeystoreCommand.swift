@@ -33,7 +33,8 @@ struct KeystoreInspectCommand: ParsableCommand {
         'crypto' or 'Crypto'. With --password-file the MAC is checked ('wrong
         password' exits with 1) and the address of the decrypted key is printed. The
         password file is read as bee reads it (leading and trailing newlines
-        removed). The private key is never printed. No mnemonic is involved.
+        removed); an empty file is the empty password, which a keystore may have.
+        The private key is never printed. No mnemonic is involved.
         """,
       options: [passwordFile, json],
       argument: file)
@@ -53,7 +54,7 @@ struct KeystoreInspectCommand: ParsableCommand {
   }
 
   func run() throws {
-    let password = try passwordPath.map { try KeystorePassword.read($0) }
+    let password = try passwordPath.map { try KeystorePassword.read($0, allowsEmpty: true) }
     let opened = try UserFiles.keystore(path, password: password, events: NodeText.show)
     let report = opened.keystore.report(
       keyAddress: opened.keyAddress, uncheckedPassword: "not checked (--password-file checks it)")

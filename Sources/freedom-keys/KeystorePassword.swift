@@ -8,7 +8,11 @@ import FreedomNodes
 enum KeystorePassword {
   /// The password in the file at `path`; "-" is standard input, or a prompt with echo off when
   /// standard input is a terminal (asked twice when it `isNew`: an export encrypts with it).
-  static func read(_ path: String, isNew: Bool = false) throws -> SecureBytes {
+  /// `allowsEmpty`: a file holding no password (or only line feeds) is the empty password, as
+  /// a keystore may have one (a check of it, never a new keystore).
+  static func read(_ path: String, isNew: Bool = false, allowsEmpty: Bool = false) throws
+    -> SecureBytes
+  {
     if path == "-", SecretInput.standardInputIsTerminal {
       let source = SecretSource(role: "keystore password", path: nil, isNew: isNew)
       let typed = try SecretInput.prompt(
@@ -22,6 +26,8 @@ enum KeystorePassword {
       source, keepsByteOrderMark: path != "-", warning: { Output.warning($0) })
     do {
       return try Bee.password(fromFile: content)
+    } catch .empty where allowsEmpty {
+      return Bee.trimmingLineFeeds(content)
     } catch {
       throw CLIError.failure("\(source) \(error.reason)")
     }

@@ -76,19 +76,27 @@ struct RecoverCommand: ParsableCommand {
         --out writes the whole corrected phrase to a new file (mode 0600). Before
         starting it says how many candidates there are and how long they take at
         the rate measured here; progress follows on stderr, every second on a
-        terminal, else a line every 30 s (--progress-interval). --out is checked
-        before the search: its directory must exist and be writable, the file must
-        not. Ctrl-C (or SIGTERM) stops; with --resume the next run continues (the
-        checkpoint holds progress, a hash of the search and, once found, which
-        words changed, never the phrase); rerun after a match, it says "found
-        earlier" and can write --out without searching. --shard K/N
+        terminal, else a line every 30 s (--progress-interval). --out and --resume
+        are checked before the search: their directory must exist and be writable,
+        --out must not exist, --resume may (a checkpoint). A match is delivered
+        whatever else fails: to --out, else (the file appeared meanwhile, the disk
+        filled) to a new file beside it (FILE.1 ... FILE.9), else on stdout, and exit
+        1 says where; a checkpoint that cannot be written is warned of once, and at
+        the end after the answer (exit 0). Ctrl-C (or SIGTERM) stops; the next run
+        continues from the checkpoint (progress, a hash of the search and, once
+        found, which words changed, never the phrase): --resume FILE's, else the one
+        every search keeps by itself in $XDG_STATE_HOME/freedom-keys (or
+        ~/.local/state/freedom-keys; 0600, removed when the search ends), which
+        the same command finds again; stopped, it prints the command that
+        continues. Rerun after a match with --resume, it says "found earlier" and
+        can write --out without searching. --shard K/N
         searches the K-th of N disjoint parts, one per machine or job; --shard slurm
         takes K and N from an sbatch array task (--array=1-N), --shard slurm/N takes
         K from the task's number (a task submitted again keeps its part), k8s/N from a
         Kubernetes Indexed Job. 'recover collect DIR' merges the shards' --json
         results (interrupted, --json still prints one, "complete": false). Exit status:
-        0 found (or counted), 4 searched everything without a match, 1 errors,
-        2 usage errors, 130 interrupted.
+        0 found (or counted), 4 searched everything without a match, 1 errors (or a
+        match delivered elsewhere than --out), 2 usage errors, 130 interrupted.
         """,
       options: [
         MnemonicOptions.mnemonicFile, damageFile, MnemonicOptions.passphraseFile,
@@ -243,6 +251,8 @@ struct RecoverCommand: ParsableCommand {
       try RecoverFiles.checkOutput(outputPath)
       if searchesPassphrases { try RecoverFiles.checkOutput(outputPath + ".passphrase") }
     }
+    // A checkpoint that cannot be written is refused now, not after the search.
+    _ = try SearchCheckpoint.prepare(resumePath: resumePath, name: nil)
     let damaged: DamagedPhrase
     if let damagePath {
       let file = try SecretInput.read(SecretSource(role: "damage", path: damagePath))
@@ -261,12 +271,14 @@ struct RecoverCommand: ParsableCommand {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }
 
-    let report = RecoverReport(self)
+    let checkpoint = try SearchCheckpoint.prepare(
+      resumePath: resumePath, name: session.checkpointName)
+    let report = RecoverReport(self, checkpoint: checkpoint)
     let result: RecoverySession.Result
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(CheckpointFile.init),
+          checkpoint: checkpoint.file,
           deadline: searchRun.deadline(),
           progressInterval: searchRun.progressInterval(on: report.progress),
           collect: 100,
@@ -274,7 +286,7 @@ struct RecoverCommand: ParsableCommand {
           onEvent: { report.say($0, session: session) })
       }
     } catch let error as RecoveryCheckpointError {
-      throw RecoverFiles.checkpointFailure(resumePath ?? "", error)
+      throw RecoverFiles.checkpointFailure(checkpoint.path, error)
     }
     report.progress.clear()
     try report.finish(result, session: session)

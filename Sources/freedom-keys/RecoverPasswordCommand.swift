@@ -53,11 +53,18 @@ struct RecoverPasswordCommand: ParsableCommand {
         normalised, and each once; they are counted before the search. The password
         is never printed: stdout says which candidate opened the file (the one
         remembered with caps lock; candidate line 4), and --out writes it to a new
-        file (mode 0600, checked before the search). Secrets never come from the
-        command line: --password is refused. Progress is on stderr. Ctrl-C stops;
-        --max-hours H stops after H hours; with --resume FILE the next run continues
-        where it stopped (the checkpoint names the password found by its number
-        only). --shard K/N (slurm[/N], k8s/N, as for recover) tries the K-th share
+        file (mode 0600, checked before the search, as --resume's directory is).
+        The password found is delivered whatever else fails: to --out, else to a new
+        file beside it (FILE.1 ... FILE.9), else on stdout, exit 1 saying where; a
+        checkpoint that cannot be written is warned of once, and at the end after
+        the answer. Secrets never come from the command line: --password is
+        refused. Progress is on stderr. Ctrl-C stops; --max-hours H stops after H
+        hours; the next run continues where it stopped, from --resume FILE or else
+        from the checkpoint every search keeps by itself in
+        $XDG_STATE_HOME/freedom-keys (as for recover; the command that continues is
+        printed). A checkpoint names the password found by its number only, and one
+        that says more passwords were tried than the search has is refused.
+        --shard K/N (slurm[/N], k8s/N, as for recover) tries the K-th share
         of each phase, one part per machine or job; with --json it prints the
         part's result (no password) for 'recover collect DIR'. Exit status: 0
         found, 4 every candidate (of the part) tried without a match, 1 errors, 2
@@ -128,25 +135,30 @@ struct RecoverPasswordCommand: ParsableCommand {
     // The file first (public data), so a wrong path fails before a secret is read.
     let (file, passwordTarget) = try readTarget()
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
+    // A checkpoint that cannot be written is refused now, not after the search.
+    _ = try SearchCheckpoint.prepare(resumePath: resumePath, name: nil)
     let session = try PasswordSession(
       PasswordSearch(
         target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads),
       automatic: automatic, part: searchRun.shard.index, of: searchRun.shard.count,
       sharded: searchRun.shardGiven,
-      hashed: resumePath != nil)
-    let report = RecoverPasswordReport(self, file: file, session: session)
+      // Every search keeps a checkpoint (named, or by itself under its hash).
+      hashed: true)
+    let checkpoint = try SearchCheckpoint.prepare(
+      resumePath: resumePath, name: session.checkpointName)
+    let report = RecoverPasswordReport(self, file: file, session: session, checkpoint: checkpoint)
     report.announce()
     let result: PasswordSession.Result
     do {
       result = try SearchInterrupt.catching {
         try session.run(
-          checkpoint: resumePath.map(CheckpointFile.init),
+          checkpoint: checkpoint.file,
           deadline: searchRun.deadline(),
           progressInterval: searchRun.progressInterval(on: report.progress),
           shouldStop: { SearchInterrupt.requested }, onEvent: report.say)
       }
     } catch let mismatch as PasswordSession.CheckpointMismatch {
-      throw checkpointRefusal(mismatch.reason)
+      throw checkpointRefusal(mismatch.reason, path: checkpoint.path)
     } catch {
       report.progress.clear()
       throw error
@@ -224,10 +236,13 @@ struct RecoverPasswordCommand: ParsableCommand {
 
   /// The one line for a `--resume` checkpoint that cannot be used (another search's or
   /// part's, or not one).
-  func checkpointRefusal(_ error: PasswordRecoveryError) -> CLIError {
+  func checkpointRefusal(_ error: PasswordRecoveryError, path: String) -> CLIError {
+    if case .checkpointPastEnd = error {
+      return .failure(
+        "\(path): \(error): delete it (or give another --resume file) to search from the start")
+    }
     let same = searchRun.shard.count > 1 ? "passwords and --shard" : "passwords"
     return .failure(
-      "\(resumePath ?? ""): \(error): give another --resume file, or the same file and \(same) "
-        + "as before")
+      "\(path): \(error): give another --resume file, or the same file and \(same) as before")
   }
 }

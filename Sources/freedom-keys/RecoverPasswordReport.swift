@@ -12,9 +12,14 @@ final class RecoverPasswordReport {
   let file: String
   let session: PasswordSession
   let progress: ProgressLine
+  /// `--resume`'s file, or the one the search keeps by itself.
+  let checkpoint: SearchCheckpoint
 
-  init(_ command: RecoverPasswordCommand, file: String, session: PasswordSession) {
-    (self.command, self.file, self.session) = (command, file, session)
+  init(
+    _ command: RecoverPasswordCommand, file: String, session: PasswordSession,
+    checkpoint: SearchCheckpoint
+  ) {
+    (self.command, self.file, self.session, self.checkpoint) = (command, file, session, checkpoint)
     progress = ProgressLine()
   }
 
@@ -24,13 +29,20 @@ final class RecoverPasswordReport {
 
   func say(_ event: PasswordSession.Event) {
     let line = RecoveryText.line(
-      event, phases: session.phases.count, checkpoint: command.resumePath ?? "")
-    if case .progress = event { progress.show(line) } else { progress.say(line) }
+      event, phases: session.phases.count, checkpoint: checkpoint.path)
+    switch event {
+    case .progress: progress.show(line)
+    case .checkpointNotSaved:
+      progress.clear()
+      Output.warning(line)
+    default: progress.say(line)
+    }
   }
 
   // MARK: - The end
 
-  /// Writes and prints what opened, or throws the line that says why nothing did.
+  /// Writes and prints what opened, or throws the line that says why nothing did; a
+  /// checkpoint that could not be written is said after the answer, never instead of it.
   func finish(_ result: PasswordSession.Result) throws {
     progress.clear()
     // A part's result, even of a stopped run, says how far it got, for `recover collect`.
@@ -45,8 +57,10 @@ final class RecoverPasswordReport {
           ? command.searchRun.stoppedAtLimit : "interrupted"
         throw CLIError.interrupted(
           "\(stopped) after \(RecoveryText.tried(result, of: session)): "
-            + RecoverReport.resumeHint(command.resumePath))
+            + checkpoint.resumeHint(failure: result.checkpointFailure))
       }
+      checkpoint.searchEnded()
+      checkpoint.reportFailure(result.checkpointFailure)
       let reason = RecoveryText.exhausted(session, file: file)
       // Another part may hold the match: only the merged results can say.
       if session.part != nil { throw CLIError.notFound(reason + "; " + RecoverReport.mergeHint) }
@@ -54,24 +68,40 @@ final class RecoverPasswordReport {
         reason + "; widen the search (a higher --password-typos, --password-candidates FILE) or "
           + "check the file")
     }
-    let outputPath = command.outputPath
-    if let outputPath {
-      try RecoverFiles.write(session.search.passwords.password(found.index), to: outputPath)
+    // The answer first, by the one rule: where asked, else beside it, else on stdout.
+    var delivered = RecoverFiles.Delivery()
+    if let outputPath = command.outputPath {
+      try delivered.write(
+        session.search.passwords.password(found.index), "the password", to: outputPath)
     }
+    say(found, result, written: command.outputPath.map { _ in delivered })
+    // Kept when the answer is only on stdout: a run again finds it earlier.
+    if delivered.failures.isEmpty { checkpoint.searchEnded() }
+    checkpoint.reportFailure(result.checkpointFailure)
+    try delivered.finish()
+  }
+
+  /// What opened and where the password was written (or how to write it).
+  private func say(
+    _ found: (index: Int, opened: PasswordTarget.Opened), _ result: PasswordSession.Result,
+    written: RecoverFiles.Delivery?
+  ) {
+    let path = written?.paths.first
     if session.part != nil, command.searchRun.printsJSON { return }
     if command.searchRun.printsJSON, var object = RecoveryText.json(result, of: session, file: file)
     {
-      if let outputPath { object.append("out", .string(outputPath)) }
+      if let path { object.append("out", .string(path)) }
       return Output.standardOutput(JSONValue.object(object).rendered() + "\n")
     }
     let origin = session.search.passwords.origin(found.index)
     var lines = RecoveryText.opened(origin, found.opened, file: file)
-    if let outputPath {
+    if let written {
+      lines += written.lines
       let next =
         if case .vault = found.opened {
           "freedom-keys derive --vault-file \(file) --vault-password-file"
         } else { "freedom-keys keystore inspect \(file) --password-file" }
-      lines += ["wrote the password to \(outputPath) (mode 0600)", "next: \(next) \(outputPath)"]
+      if let path { lines.append("next: \(next) \(path)") }
     } else {
       lines.append("give --out FILE to write the password to a new file")
     }

@@ -8,9 +8,11 @@ import VaultKeys
 final class RecoverReport {
   let command: RecoverCommand
   let progress: ProgressLine
+  /// `--resume`'s file, or the one the search keeps by itself.
+  let checkpoint: SearchCheckpoint
 
-  init(_ command: RecoverCommand) {
-    self.command = command
+  init(_ command: RecoverCommand, checkpoint: SearchCheckpoint) {
+    (self.command, self.checkpoint) = (command, checkpoint)
     progress = ProgressLine()
   }
   private func say(_ line: String) { progress.say(line) }
@@ -19,9 +21,12 @@ final class RecoverReport {
 
   func say(_ event: RecoverySession.Event, session: RecoverySession) {
     let line = RecoveryText.line(
-      event, phases: session.phases.count, checkpoint: command.resumePath ?? "")
+      event, phases: session.phases.count, checkpoint: checkpoint.path)
     switch event {
     case .measured: Output.standardError(line)
+    case .checkpointNotSaved:
+      progress.clear()
+      Output.warning(line)
     case .progress: progress.show(line)
     case .lastPhaseNext:
       // Before the widest phase: what else than the words could explain no match so far.
@@ -33,23 +38,16 @@ final class RecoverReport {
 
   // MARK: - The end
 
-  /// How to continue a search that stopped, with or without `--resume`.
-  static func resumeHint(_ resumePath: String?) -> String {
-    resumePath.map { "run the same command again to continue from \($0)" }
-      ?? "give --resume FILE to keep a checkpoint and continue later"
-  }
-
   /// The end of a part's "no match": only the merged results can say.
   static let mergeHint =
     "this shard holds no match: merge every shard's --json result with 'freedom-keys recover "
     + "collect DIR'"
 
-  private var resumeHint: String { Self.resumeHint(command.resumePath) }
-
   /// The error line of a session that stopped.
   func stopped(_ stop: RecoverySession.Stop, _ result: RecoverySession.Result, phases: Int)
     -> CLIError
   {
+    let resumeHint = checkpoint.resumeHint(failure: result.checkpointFailure)
     let searched = RecoveryText.searched(result, phases: phases)
     return switch stop {
     case .interruptedWhileCounting: .interrupted(RecoveryText.interruptedWhileCounting)
@@ -86,7 +84,8 @@ final class RecoverReport {
         + "check the targets" + accounts + passphrase)
   }
 
-  /// Writes and prints what the session found, or throws the line that says why not.
+  /// Writes and prints what the session found, or throws the line that says why not; a
+  /// checkpoint that could not be written is said after the answer, never instead of it.
   func finish(_ result: RecoverySession.Result, session: RecoverySession) throws {
     let (printsJSON, outputPath) = (command.searchRun.printsJSON, command.outputPath)
     // A shard's result, even of a stopped run, says how far it got, for `recover collect`.
@@ -98,13 +97,17 @@ final class RecoverReport {
       if let part, !stop.isBetweenPhases { Output.standardOutput(part) }
       throw stopped(stop, result, phases: session.phases.count)
     case .counted(let candidates):
+      checkpoint.searchEnded()
+      checkpoint.reportFailure(result.checkpointFailure)
       try reportCount(candidates, result.progress, candidates: result.phase.recovery.range.count)
       return
     case .found(let found, let earlier):
+      // The answer first, by the one rule: where asked, else beside it, else on stdout.
+      var delivered = RecoverFiles.Delivery()
       if let outputPath {
-        try RecoverFiles.write(found.phraseLine, to: outputPath)
+        try delivered.write(found.phraseLine, "the corrected phrase", to: outputPath)
         if let line = found.passphraseLine {
-          try RecoverFiles.write(line, to: outputPath + ".passphrase")
+          try delivered.write(line, "the passphrase", to: outputPath + ".passphrase")
         }
       }
       if let part {
@@ -112,9 +115,15 @@ final class RecoverReport {
       } else if !printsJSON {
         Output.standardOutput(
           (earlier ? "found earlier\n" : "")
-            + Self.describe(found, outputPath: outputPath))
+            + Self.describe(found, written: outputPath.map { _ in delivered.lines }))
       }
+      // Kept when the answer is only on stdout: a run again finds it earlier.
+      if delivered.failures.isEmpty { checkpoint.searchEnded() }
+      checkpoint.reportFailure(result.checkpointFailure)
+      try delivered.finish()
     case .exhausted:
+      checkpoint.searchEnded()
+      checkpoint.reportFailure(result.checkpointFailure)
       if let part { Output.standardOutput(part) }
       throw exhausted(
         result, automatic: session.isAutomatic, phases: session.phases.count)
@@ -146,14 +155,12 @@ final class RecoverReport {
     }
   }
 
-  /// What was corrected and where it was written (or how to write it).
-  static func describe(_ found: RecoveredPhrase, outputPath: String?) -> String {
+  /// What was corrected and where it was written (`written`: the lines that say so), or how
+  /// to write it.
+  static func describe(_ found: RecoveredPhrase, written: [String]?) -> String {
     var lines = RecoveryText.corrections(found)
-    if let outputPath {
-      lines.append("wrote the corrected phrase to \(outputPath) (mode 0600)")
-      if found.passphraseOrigin != .given {
-        lines.append("wrote the passphrase to \(outputPath).passphrase (mode 0600)")
-      }
+    if let written {
+      lines += written
     } else {
       lines.append("give --out FILE to write the whole corrected phrase to a new file")
     }

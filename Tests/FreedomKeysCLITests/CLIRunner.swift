@@ -41,7 +41,14 @@ enum CLI {
     // Another program (setpriv) may run the binary.
     process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? executable
     process.arguments = arguments
-    if let environment { process.environment = environment }
+    // A search keeps a checkpoint by itself in $XDG_STATE_HOME/freedom-keys: each run its own,
+    // never the user's, unless the test gives it.
+    var environment = environment ?? ProcessInfo.processInfo.environment
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "freedom-keys-state-\(UUID().uuidString)")
+    if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = state.path }
+    defer { try? FileManager.default.removeItem(at: state) }
+    process.environment = environment
     let input = Pipe()
     let output = Pipe()
     let error = Pipe()

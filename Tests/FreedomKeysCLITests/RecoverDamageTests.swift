@@ -134,6 +134,10 @@ struct RecoverDamageTests {
     process.arguments = [
       "recover", "--mnemonic-file", words, "--address", address, "--threads", "2",
     ]
+    // The checkpoint the search keeps by itself goes to the test's folder, not the user's.
+    process.environment = ProcessInfo.processInfo.environment.merging([
+      "XDG_STATE_HOME": directory.url.path
+    ]) { $1 }
     let error = Pipe()
     process.standardOutput = FileHandle.nullDevice
     process.standardError = error

@@ -432,6 +432,10 @@ struct RecoverTests {
       "recover", "--mnemonic-file", words, "--address", address, "--threads", "2",
       "--progress-interval", "0.5", "--typos", "0",
     ]
+    // The checkpoint the search keeps by itself goes to the test's folder, not the user's.
+    process.environment = ProcessInfo.processInfo.environment.merging([
+      "XDG_STATE_HOME": directory.url.path
+    ]) { $1 }
     let error = Pipe()
     process.standardOutput = Pipe()
     process.standardError = error
@@ -457,11 +461,37 @@ struct RecoverTests {
       #expect(!line.contains("\u{1B}"), "no terminal codes: \(line)")
     }
     #expect(!stderr.contains("legal"))
-    // The count searched, exactly, beside the percentage.
+    // The count searched, exactly, beside the percentage; without --resume the search kept a
+    // checkpoint by itself (0600 in a 0700 folder, no word in it) and says the command that
+    // continues it.
+    let folder = directory.url.appendingPathComponent("freedom-keys").path
+    let kept = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(kept.count == 1 && kept[0].hasPrefix("recover-") && kept[0].hasSuffix(".json"))
+    let checkpoint = folder + "/" + (kept.first ?? "")
+    let command =
+      "freedom-keys recover --mnemonic-file \(words) --address \(address) --threads 2 "
+      + "--progress-interval 0.5 --typos 0 --resume \(checkpoint)"
     #expect(
       stderr.contains(
-        " of 8,589,934,592 candidates): give --resume FILE to keep a checkpoint and continue later\n"
-      ))
+        " of 8,589,934,592 candidates): the checkpoint is kept in \(checkpoint) (no word or "
+          + "password in it); to continue: \(command)\n"), "\(stderr)")
+    let attributes = try FileManager.default.attributesOfItem(atPath: checkpoint)
+    #expect(attributes[.posixPermissions] as? Int == 0o600)
+    let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions]
+    #expect(folderMode as? Int == 0o700)
+    let saved = try String(contentsOfFile: checkpoint, encoding: .utf8)
+    #expect(saved.hasPrefix("{\"format\": \"freedom-keys recover checkpoint 1\""))
+    for word in ["legal", "winner", "year", "wave", "sausage", "worth", "yellow"] {
+      #expect(!saved.contains(word))
+    }
+    // The command printed continues the search (stopped again at once by --max-hours).
+    let again = try CLI.run(
+      command.split(separator: " ").dropFirst().map(String.init) + ["--max-hours", "0.0001"],
+      environment: ProcessInfo.processInfo.environment.merging([
+        "XDG_STATE_HOME": directory.url.path
+      ]) { $1 })
+    #expect(again.status == 130, "\(again.stderr)")
+    #expect(again.stderr.contains("; resuming, "), "\(again.stderr)")
   }
 
   @Test func aResumedSearchSaysExactlyHowMuchWasDone() throws {

@@ -60,6 +60,7 @@ struct RecoverySessionTests {
       case .progress: nil
       case .phaseExhausted(let phase): "exhausted \(phase.number)"
       case .lastPhaseNext: "last next"
+      case .checkpointNotSaved: "not saved"
       }
     }
   }
@@ -84,6 +85,38 @@ struct RecoverySessionTests {
       Self.names(events) == [
         "measured", "phase 1", "searching", "exhausted 1", "phase 2", "searching",
       ])
+  }
+
+  /// A checkpoint that cannot be written never costs the match: the failure is said once, as
+  /// an event, and the result carries the last one.
+  @Test func aCheckpointThatCannotBeWrittenDoesNotStopTheSearch() throws {
+    struct Full: Error, CustomStringConvertible {
+      var description: String { "the disk is full" }
+    }
+    final class FailingCheckpoint: RecoveryCheckpointStore {
+      var saves = 0
+      func load() throws -> RecoveryProgress? { nil }
+      func save(_ progress: RecoveryProgress) throws {
+        saves += 1
+        throw Full()
+      }
+    }
+    let store = FailingCheckpoint()
+    var events: [RecoverySession.Event] = []
+    let result = try Self.session(swapped: true).run(
+      checkpoint: store, onEvent: { events.append($0) })
+    guard case .found(let found, _) = result.ending else {
+      Issue.record("no match: \(result.ending)")
+      return
+    }
+    #expect(try F.words(of: found) == Self.truth)
+    // Phase 1's end and phase 2's end: two saves failed, said once.
+    #expect(store.saves == 2)
+    #expect(
+      Self.names(events) == [
+        "measured", "phase 1", "searching", "not saved", "exhausted 1", "phase 2", "searching",
+      ])
+    #expect(result.checkpointFailure == "the disk is full")
   }
 
   @Test func damageGivenOrShardedIsOneSearch() throws {
