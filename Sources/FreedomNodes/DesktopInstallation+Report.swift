@@ -35,12 +35,18 @@ extension DesktopInstallation {
         ? NodeChangeResult.KeptAside.unchanged(
           installation.vaultPath, "this mnemonic under that password")
         : "Wrote \(installation.vaultPath): the mnemonic, \(Self.vaultCipher) (mode 0600)\n"
-      text +=
-        meta == .keep
-        ? NodeChangeResult.KeptAside.unchanged(
+      if meta == .keep {
+        text += NodeChangeResult.KeptAside.unchanged(
           installation.vaultMetaPath, "this mnemonic's addresses")
-        : "Wrote \(installation.vaultMetaPath): userWallet \(profile.wallet.address.checksummed), "
+      } else if let changes = plan.vaultMetaKept {
+        text +=
+          "Updated \(installation.vaultMetaPath) for this mnemonic (\(changes.joined(separator: ", "))): "
+          + "its wallets, device accounts, names and every other member kept\n"
+      } else {
+        text +=
+          "Wrote \(installation.vaultMetaPath): userWallet \(profile.wallet.address.checksummed), "
           + "beeWallet \(profile.swarm.address.checksummed)\n"
+      }
     default:
       text +=
         "\(installation.paths.identity) untouched (give \(remedy: .vaultPasswordFile) to write the "

@@ -360,6 +360,9 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
     /// The vault and vault-meta.json (nil: no vault password, identity/ untouched).
     public let vault: PlannedAction.Kind?
     public let vaultMeta: PlannedAction.Kind?
+    /// When vault-meta.json is written again for the same mnemonic with every member kept: the
+    /// members changed (`DesktopVaultMeta.Rewrite.changes`); nil when it is written afresh.
+    public let vaultMetaKept: [String]?
     /// Whether identity/quick-unlock.dat is moved aside (the vault it was bound to is
     /// rewritten).
     public let quickUnlockMovedAside: Bool
@@ -382,7 +385,21 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
 
     var vaultKind: PlannedAction.Kind?
     var metaKind: PlannedAction.Kind?
+    var metaChanges: [String]?
     var quickUnlockMovedAside = false
+    let storedMeta = state.vaultMeta.flatMap { try? DesktopVaultMeta(json: $0) }
+    if inputs.vaultPassword == nil, state.vault != nil, let storedMeta {
+      // The vault stays: ant-data of another mnemonic beside it would be two identities in one
+      // installation. vault-meta.json names the vault's addresses in plain text.
+      for (stored, derived) in [
+        (storedMeta.beeWalletAddress, inputs.profile.swarm.address),
+        (storedMeta.userWalletAddress, inputs.profile.wallet.address),
+      ] {
+        guard let stored, (try? EthereumAddress(stored)) != derived else { continue }
+        throw .vaultOfAnotherMnemonic(
+          vaultMeta: vaultMetaPath, stored: stored, expected: derived.checksummed)
+      }
+    }
     if let password = inputs.vaultPassword {
       let phrase = inputs.mnemonic.phrase()
       var vaultIsCurrent = false
@@ -393,10 +410,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
         if !vaultIsCurrent {
           // Another mnemonic, or a password the user did not give (a Quick Setup vault's lives
           // in the OS keyring): either may be the user's wallet, so it needs its own consent.
-          let quickSetup =
-            state.vaultMeta.flatMap {
-              try? DesktopVaultMeta(json: $0)
-            }?.userKnowsPassword == false
+          let quickSetup = storedMeta?.userKnowsPassword == false
           conflicts.append(
             NodeConflict(
               path: vaultPath,
@@ -422,22 +436,25 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
           quickUnlockMovedAside = true
         }
       }
-      let storedMeta = state.vaultMeta.flatMap {
-        try? DesktopVaultMeta(json: $0)
+      // The same mnemonic's file keeps every member that still holds (desktop's wallets, device
+      // accounts, names, activeWalletIndex); another's, or one desktop cannot read, is replaced
+      // as desktop's import writes it. Either way the old file is kept aside.
+      let rewrite: DesktopVaultMeta.Rewrite?
+      do {
+        rewrite = try storedMeta?.keepingMembers(for: inputs.profile, vaultOpened: vaultIsCurrent)
+      } catch {
+        throw .invalid(path: vaultMetaPath, reason: "\(error)")
       }
-      let metaIsCurrent =
-        vaultIsCurrent
-        && storedMeta.map {
-          (try? EthereumAddress($0.userWalletAddress ?? "")) == inputs.profile.wallet.address
-            && (try? EthereumAddress($0.beeWalletAddress ?? "")) == inputs.profile.swarm.address
-        } == true
-      if metaIsCurrent {
+      if let rewrite, rewrite.changes.isEmpty {
         metaKind = .keep
       } else {
-        let meta = DesktopVaultMeta.importedJSON(
-          userWallet: inputs.profile.wallet.address, beeWallet: inputs.profile.swarm.address)
+        let meta =
+          rewrite?.json
+          ?? DesktopVaultMeta.importedJSON(
+            userWallet: inputs.profile.wallet.address, beeWallet: inputs.profile.swarm.address)
         change.files.append(.init(Self.vaultMetaFile, SecureBytes(meta)))
         metaKind = state.vaultMeta == nil ? .create : .replace(before: nil)
+        metaChanges = rewrite?.changes
       }
       actions.append(PlannedAction(vaultPath, vaultKind!))
       actions.append(PlannedAction(vaultMetaPath, metaKind!))
@@ -478,7 +495,8 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       actions: actions,
       change: change.files.isEmpty && change.removing.isEmpty ? nil : change, antd: antdPlan,
       radicle: radiclePlan, radicleOutside: outside, vault: vaultKind, vaultMeta: metaKind,
-      quickUnlockMovedAside: quickUnlockMovedAside, registration: location.registration)
+      vaultMetaKept: metaChanges, quickUnlockMovedAside: quickUnlockMovedAside,
+      registration: location.registration)
     return try consent.approve(plan, conflicts: conflicts)
   }
 
@@ -764,7 +782,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
         case .swarmWallet:
           derived = profile.swarm.address
         case .userWallet(let index):
-          if let wallet = wallets[index], !wallet.isDerivable {
+          if DesktopVaultMeta.isDeviceIndex(index) || wallets[index]?.isDerivable == false {
             return NodeFinding(
               check, .note, path: path, found: feed.owner,
               reason: .desktop(
@@ -965,7 +983,7 @@ public struct DesktopInstallation: FreedomNode, RecoveryTargetSource {
       throw .missingFile(path: direct, needed: .vaultMeta(directory: directory))
     }
     do {
-      return try FreedomVaultMeta(json: bytes.withUnsafeBytes { Array($0) }).targets
+      return try DesktopVaultMeta(json: bytes).recoveryTargets()
     } catch {
       throw .unreadable(path: path, reason: "\(error)")
     }

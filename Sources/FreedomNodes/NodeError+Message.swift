@@ -86,6 +86,12 @@ extension NodeError {
       return "\(path) is a symbolic link: desktop Freedom makes its profiles and Radicle homes "
         + "below \(appRoot) as directories, and \(remedy: .tool) follows no link "
         + "there\(unwritten) — move the link away, or name the directory it points to itself"
+    case .vaultOfAnotherMnemonic(let vaultMeta, let stored, let expected):
+      return "\(vaultMeta) names \(stored), not the mnemonic's \(expected): desktop Freedom's "
+        + "vault holds another mnemonic, and without its password it would stay beside this "
+        + "mnemonic's node keys (two identities in one installation); nothing was written (give "
+        + "\(remedy: .vaultPasswordFile) to write this mnemonic's vault in its place, with "
+        + "\(remedy: .replaceVault))"
     case .notANodeDirectory(let directory):
       return "\(directory) holds no node directory \(remedy: .tool) writes (bee, antd, Ant, "
         + "kubo, Radicle or desktop Freedom): give the directory an export wrote to"

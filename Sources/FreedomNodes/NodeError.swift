@@ -52,6 +52,10 @@ public enum NodeError: Error, Sendable {
   /// A folder on the way from an app root to a profile's userData or Radicle home it locates
   /// (`Profiles/<id>`, `R/<slot>`) is a symbolic link.
   case linkBelowAppRoot(path: String, appRoot: String)
+  /// An export without the vault password into an installation whose vault is another
+  /// mnemonic's: its `vaultMeta` names the address `stored` where the mnemonic's is `expected`,
+  /// and the vault would stay beside the new node keys (two identities in one installation).
+  case vaultOfAnotherMnemonic(vaultMeta: String, stored: String, expected: String)
 
   /// The kind of directory a command needed.
   public enum WantedDirectory: Sendable, Equatable {
@@ -194,6 +198,8 @@ extension NodeError: CustomStringConvertible {
     case .nothingToUndo(let directory): "\(directory) holds no backup to put back"
     case .notANodeDirectory(let path): "\(path) holds no node directory this program writes"
     case .linkBelowAppRoot(let path, let appRoot): "\(path) is a symbolic link below \(appRoot)"
+    case .vaultOfAnotherMnemonic(let vaultMeta, let stored, let expected):
+      "\(vaultMeta) names \(stored), not the mnemonic's \(expected): the vault is another mnemonic's"
     }
   }
 }

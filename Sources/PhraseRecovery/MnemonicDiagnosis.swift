@@ -5,7 +5,9 @@ import VaultKeys
 /// finds the right words: a misspelt word is searched as it is, a short phrase with the words
 /// missing, a checksum mismatch with one wrong or two exchanged words, a phrase written in the
 /// damaged-phrase syntax (`?`, `ab*`) as it is. A repair is offered only if `RecoverySearch`
-/// accepts the phrase with it. The phrase itself is never part of what it says.
+/// accepts the phrase with it, and is the automatic phases (`RecoveryPhase.plan`) wherever they
+/// reach it: they also try what a fixed damage model would miss (two close wrong words behind
+/// a checksum mismatch). The phrase itself is never part of what it says.
 package struct MnemonicDiagnosis: Sendable {
   /// The wordlist, where the phrase or the caller names one.
   package let language: Wordlist.Language?
@@ -32,6 +34,10 @@ package struct MnemonicDiagnosis: Sendable {
     /// The 1-based positions of words no word is within two letters of: to be written as `?`
     /// before the search can place them.
     package let unplaceable: [Int]
+    /// Whether the automatic phases (a search given no damage model) reach this damage: then
+    /// they are the search to run, likeliest damage first, and the counts above only describe
+    /// what was seen.
+    package let automatic: Bool
 
     /// "word 3" or "words 3, 7 and 9": the unplaceable words, nil when there are none.
     package var unplaceableWords: String? {
@@ -89,11 +95,16 @@ package struct MnemonicDiagnosis: Sendable {
       (try? RecoverySearch(
         phrase: damaged, missingWords: missing, allowsSwap: checksum, typos: typos)) != nil
     else { return (position, nil) }
+    // The phases of as many missing words try this damage and more (a swap, close and wrong
+    // words, a missing word with a wrong one); two missing words are not among them.
+    let automatic = RecoveryPhase.plan(for: damaged).contains {
+      $0.phase.missingWords == missing && $0.phase.extraWords == 0
+    }
     return (
       position,
       Repair(
         missingWords: missing, typos: typos, allowsSwap: checksum,
-        unplaceable: damaged.unplaceable)
+        unplaceable: damaged.unplaceable, automatic: automatic)
     )
   }
 

@@ -13,9 +13,15 @@ import CryptoPrimitives
 /// is `{userKnowsPassword, createdAt, addresses: {userWallet, beeWallet}}`; the first wallet
 /// listing adds `derivedWallets: [{index: 0, name: "Main Wallet", address}]` and
 /// `activeWalletIndex: 0`; later wallets add `{index, name, address}` (mnemonic wallets, no
-/// `type`) or `{index, name, address, type, …}` for device accounts. A wallet's `index` is the
-/// BIP-44 account of `m/44'/60'/index'/0/0` for mnemonic wallets; device accounts (`ledger`,
-/// `remote`, `safe`) are numbered from 1,000,000 and have no key in the mnemonic.
+/// `type`) or `{index, name, address, type, …}` for device accounts (a Ledger's `path`, a
+/// Safe's `owners`, `threshold`, `saltNonce` and `deployed`), and `nextHardwareWalletIndex`.
+/// A wallet's `index` is the BIP-44 account of `m/44'/60'/index'/0/0` for mnemonic wallets;
+/// device accounts (`ledger`, `remote`, `safe`) are numbered from 1,000,000, and desktop derives
+/// no key at such an index whatever its record says (`isDeviceIndex`).
+///
+/// Read as desktop reads it (`JSON.parse`: a member named twice, the last one wins; an index
+/// is any number `Number.isInteger` accepts), on the package's one JSON reader; the bytes are
+/// kept, so the file can be written again with every member it holds (`keepingMembers`).
 public struct DesktopVaultMeta: Sendable, Equatable {
   /// The file's name inside `<userData>/identity/`.
   public static let fileName = "vault-meta.json"
@@ -25,6 +31,13 @@ public struct DesktopVaultMeta: Sendable, Equatable {
   public static let maxByteCount = 1 << 20
   /// The name desktop gives the implicit first wallet.
   public static let mainWalletName = "Main Wallet"
+
+  /// Whether desktop holds `index` for a device account, never derived from the mnemonic: at or
+  /// above `deviceIndexBase` (`isHardwareWalletIndex`; its key-access guard refuses such an
+  /// index even when no record names it), or negative (no BIP-44 account).
+  public static func isDeviceIndex(_ index: Int) -> Bool {
+    index < 0 || index >= deviceIndexBase
+  }
 
   /// A wallet's `type`; a wallet without one predates device accounts and is a mnemonic wallet.
   public enum WalletType: Equatable, Sendable, CustomStringConvertible {
@@ -64,10 +77,10 @@ public struct DesktopVaultMeta: Sendable, Equatable {
     /// The account type.
     public let type: WalletType
 
-    /// Whether the mnemonic holds this wallet's key: a mnemonic wallet below the device range.
-    /// Desktop itself refuses to derive at an index of 1,000,000 or more.
+    /// Whether the mnemonic holds this wallet's key: a mnemonic wallet outside the device range
+    /// (`isDeviceIndex`), the one rule every reader of the file follows.
     public var isDerivable: Bool {
-      type == .mnemonic && index >= 0 && index < DesktopVaultMeta.deviceIndexBase
+      type == .mnemonic && !DesktopVaultMeta.isDeviceIndex(index)
     }
 
     /// A wallet entry.
@@ -91,6 +104,8 @@ public struct DesktopVaultMeta: Sendable, Equatable {
   public let derivedWallets: [Wallet]?
   /// `activeWalletIndex`.
   public let activeWalletIndex: Int?
+  /// The file as read: what `keepingMembers` edits, every other byte kept.
+  let bytes: [UInt8]
 
   /// The wallets desktop shows: `derivedWallets`, or the implicit main wallet when the list was
   /// never written (`getWalletList`).
@@ -100,32 +115,124 @@ public struct DesktopVaultMeta: Sendable, Equatable {
     ]
   }
 
-  /// Parses the bytes of a `vault-meta.json`.
+  /// Parses the bytes of a `vault-meta.json`. A member of the wrong type is named
+  /// (`'derivedWallets[0].index' has the wrong type`); `null` is a member left out.
   public init(json bytes: some ContiguousBytes) throws(DesktopVaultMetaError) {
     let json = bytes.withUnsafeBytes { [UInt8]($0) }
     guard json.count <= Self.maxByteCount else { throw .invalid("the file is larger than 1 MiB") }
-    let file: File
-    do {
-      file = try JSONDecoder().decode(File.self, from: Data(json))
-    } catch DecodingError.typeMismatch(_, let context) {
-      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-      throw .invalid("'\(path.joined().drop { $0 == "." })' has the wrong type")
-    } catch DecodingError.keyNotFound(let key, let context) {
-      let path = (context.codingPath + [key]).map {
-        $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)"
+    let read: Result<Fields, DesktopVaultMetaError> = json.withUnsafeBytes { raw in
+      do throws(DesktopVaultMetaError) {
+        return .success(try Fields(raw))
+      } catch {
+        return .failure(error)
       }
-      throw .invalid("missing '\(path.joined().drop { $0 == "." })'")
-    } catch {
-      throw .invalid("not a JSON object of the expected shape")
     }
-    userKnowsPassword = file.userKnowsPassword
-    createdAt = file.createdAt
-    userWalletAddress = file.addresses?.userWallet
-    beeWalletAddress = file.addresses?.beeWallet
-    derivedWallets = file.derivedWallets?.map {
-      Wallet(index: $0.index, name: $0.name, address: $0.address, type: WalletType($0.type))
+    let fields = try read.get()
+    userKnowsPassword = fields.userKnowsPassword
+    createdAt = fields.createdAt
+    userWalletAddress = fields.userWallet
+    beeWalletAddress = fields.beeWallet
+    derivedWallets = fields.wallets
+    activeWalletIndex = fields.activeWalletIndex
+    self.bytes = json
+  }
+
+  /// The members read, each checked for the type desktop writes.
+  private struct Fields {
+    var userKnowsPassword: Bool?
+    var createdAt: String?
+    var userWallet: String?
+    var beeWallet: String?
+    var wallets: [Wallet]?
+    var activeWalletIndex: Int?
+
+    init(_ raw: UnsafeRawBufferPointer) throws(DesktopVaultMetaError) {
+      let root: JSONNode
+      do {
+        root = try JSONText.parse(raw, duplicates: .kept)
+      } catch {
+        throw .invalid(error.description)
+      }
+      guard root.isObject else { throw .invalid("the top level is not an object") }
+      let reader = MemberReader(raw: raw)
+      userKnowsPassword = try reader.bool(root, "userKnowsPassword", at: "")
+      createdAt = try reader.string(root, "createdAt", at: "")
+      if let addresses = try reader.object(root, "addresses", at: "") {
+        userWallet = try reader.string(addresses, "userWallet", at: "addresses.")
+        beeWallet = try reader.string(addresses, "beeWallet", at: "addresses.")
+      }
+      if let list = reader.value(root, "derivedWallets") {
+        guard case .array(let entries) = list.kind else {
+          throw .invalid("'derivedWallets' has the wrong type")
+        }
+        var read: [Wallet] = []
+        for (offset, entry) in entries.enumerated() {
+          let at = "derivedWallets[\(offset)]"
+          guard entry.isObject else { throw .invalid("'\(at)' has the wrong type") }
+          guard let index = try reader.integer(entry, "index", at: at + ".") else {
+            throw .invalid("missing '\(at).index'")
+          }
+          read.append(
+            Wallet(
+              index: index, name: try reader.string(entry, "name", at: at + "."),
+              address: try reader.string(entry, "address", at: at + "."),
+              type: WalletType(try reader.string(entry, "type", at: at + "."))))
+        }
+        wallets = read
+      }
+      activeWalletIndex = try reader.integer(root, "activeWalletIndex", at: "")
     }
-    activeWalletIndex = file.activeWalletIndex
+  }
+
+  /// Reads one member of an object as `JSON.parse` leaves it: the last of its name; `null` is
+  /// none; a value of another type than desktop writes is refused, named by its path.
+  struct MemberReader {
+    let raw: UnsafeRawBufferPointer
+
+    func value(_ object: JSONNode, _ name: String) -> JSONNode? {
+      guard let member = object.lastMember(named: name) else { return nil }
+      if case .null = member.value.kind { return nil }
+      return member.value
+    }
+
+    private func wrongType(_ path: String, _ name: String) -> DesktopVaultMetaError {
+      .invalid("'\(path)\(name)' has the wrong type")
+    }
+
+    func string(_ object: JSONNode, _ name: String, at path: String)
+      throws(DesktopVaultMetaError) -> String?
+    {
+      guard let node = value(object, name) else { return nil }
+      guard node.isString else { throw wrongType(path, name) }
+      return JSONText.string(node, in: raw)
+    }
+
+    func bool(_ object: JSONNode, _ name: String, at path: String) throws(DesktopVaultMetaError)
+      -> Bool?
+    {
+      guard let node = value(object, name) else { return nil }
+      guard case .bool(let flag) = node.kind else { throw wrongType(path, name) }
+      return flag
+    }
+
+    /// A number `Number.isInteger` accepts (2.0 is 2), within ±(2^53 − 1).
+    func integer(_ object: JSONNode, _ name: String, at path: String)
+      throws(DesktopVaultMetaError) -> Int?
+    {
+      guard let node = value(object, name) else { return nil }
+      guard let integer = DesktopProfileRegistry.integer(node, in: raw) else {
+        throw wrongType(path, name)
+      }
+      return integer
+    }
+
+    func object(_ object: JSONNode, _ name: String, at path: String)
+      throws(DesktopVaultMetaError) -> JSONNode?
+    {
+      guard let node = value(object, name) else { return nil }
+      guard node.isObject else { throw wrongType(path, name) }
+      return node
+    }
   }
 
   /// The file desktop writes when a mnemonic is imported (`importExistingMnemonic`):
@@ -146,24 +253,6 @@ public struct DesktopVaultMeta: Sendable, Equatable {
       }
       """
     return Array(text.utf8)
-  }
-
-  private struct File: Decodable {
-    struct Addresses: Decodable {
-      let userWallet: String?
-      let beeWallet: String?
-    }
-    struct Entry: Decodable {
-      let index: Int
-      let name: String?
-      let address: String?
-      let type: String?
-    }
-    let userKnowsPassword: Bool?
-    let createdAt: String?
-    let addresses: Addresses?
-    let derivedWallets: [Entry]?
-    let activeWalletIndex: Int?
   }
 }
 

@@ -105,10 +105,13 @@ public struct ProfileReport: Sendable {
     }
   }
 
-  /// The key at `path` on `curve`, derived from the BIP-39 `seed`.
-  public init(path: DerivationPath, curve: Curve, seed: SecureBytes, includesSecrets: Bool)
-    throws
-  {
+  /// The key at `path` on `curve`, derived from the BIP-39 `seed`; a secp256k1 key's xpub only
+  /// with `includesExtendedPublicKey` (with any one child's private key it yields every sibling's:
+  /// the xpub of m/44'/60'/0'/0 and the wallet's key give the Swarm key at /1).
+  public init(
+    path: DerivationPath, curve: Curve, seed: SecureBytes, includesSecrets: Bool,
+    includesExtendedPublicKey: Bool = false
+  ) throws {
     var key: JSONObject = ["path": .string(path.description), "curve": .string(curve.rawValue)]
     switch curve {
     case .secp256k1:
@@ -116,7 +119,9 @@ public struct ProfileReport: Sendable {
       key.append("publicKey", .string(Hex.encode(extended.publicKey.compressedRepresentation)))
       key.append(
         "address", .string(EthereumAddress(publicKey: extended.publicKey).checksummed))
-      key.append("xpub", .string(extended.extendedPublicKey.serialized))
+      if includesExtendedPublicKey {
+        key.append("xpub", .string(extended.extendedPublicKey.serialized))
+      }
       if includesSecrets { key.append("privateKey", .string(Self.hex(extended.privateKey))) }
     case .ed25519:
       let derived = try SLIP10Ed25519Key(seed: seed).derive(path)

@@ -16,6 +16,8 @@ struct DeriveCommand: ParsableCommand {
     help: "Swarm overlay nonce: 64 hex digits (default 0).")
   static let path = Option.value(
     "path", "path", help: "Print only the key at <path> (m/44'/60'/0'/0/0).")
+  static let xpub = Option.flag(
+    "xpub", help: "With --path: print its xpub too (see below).")
   static let curve = Option.value(
     "curve", "curve", help: "secp256k1 (BIP-32, default), ed25519 (SLIP-10).",
     choices: ["secp256k1", "ed25519"])
@@ -40,10 +42,14 @@ struct DeriveCommand: ParsableCommand {
         Wordlists: english, japanese, korean, spanish, chinese_simplified,
         chinese_traditional, french, italian, czech, portuguese.
         --wallets and --publishers take at most 1000. Nothing secret is printed unless
-        --include-secrets is given. --vault-meta (read by default from vault-meta.json
-        beside --vault-file) lists desktop's wallets at their own indexes, gaps kept,
-        each compared with the stored address; device accounts (Ledger, phone, Safe)
-        are named and skipped: the mnemonic holds no key for them.
+        --include-secrets is given. --path prints one key; its xpub (secp256k1) only
+        with --xpub or --include-secrets: an xpub with any one child's private key
+        yields every sibling's key (the xpub of m/44'/60'/0'/0 with the wallet's key
+        gives the Swarm key at /1).
+        --vault-meta (read by default from vault-meta.json beside --vault-file) lists
+        desktop's wallets at their own indexes, gaps kept, each compared with the
+        stored address; device accounts (Ledger, phone, Safe, and any wallet numbered
+        from 1000000) are named and skipped: the mnemonic holds no key for them.
         --experimental adds desktop's experimental keys: Railgun spending and viewing
         keys m/44'/1984'/0'/0'/i' and m/420'/1984'/0'/0'/i' (babyjubjub seed tree;
         their BabyJubJub public keys are not computed), the accounts' storage roots
@@ -52,7 +58,7 @@ struct DeriveCommand: ParsableCommand {
         """,
       options: MnemonicOptions.all + [
         json, includeSecrets, wallets, publishers, networkID.option, overlayNonce.option, path,
-        curve,
+        xpub, curve,
         vaultMeta, experimental, railgunIndex, ppv2Index, railgunProfile, railgunUserData,
       ])
   }
@@ -66,6 +72,13 @@ struct DeriveCommand: ParsableCommand {
   let options: ProfileReport.Options
   /// With --path: the single key to print instead of the profile.
   let singleKey: (path: DerivationPath, curve: ProfileReport.Curve)?
+  /// With --path: whether the key's xpub is printed (--xpub or --include-secrets).
+  let printsXPub: Bool
+
+  /// What an xpub exposes, said wherever one is printed.
+  static let xpubExposure =
+    "an xpub with any one child's private key yields every sibling's key (the xpub of "
+    + "m/44'/60'/0'/0 with the wallet's key gives the Swarm key at /1)"
   /// desktop's `vault-meta.json`: given, or found beside the vault.
   let vaultMetaPath: String?
 
@@ -97,8 +110,10 @@ struct DeriveCommand: ParsableCommand {
     }
 
     let curveName = arguments.value(Self.curve)
+    printsXPub = arguments.flag(Self.xpub) || options.includesSecrets
     guard let pathText = arguments.value(Self.path) else {
       if curveName != nil { throw arguments.usage("--curve <curve> only applies with --path") }
+      if arguments.flag(Self.xpub) { throw arguments.usage("--xpub only applies with --path") }
       singleKey = nil
       return
     }
@@ -114,6 +129,9 @@ struct DeriveCommand: ParsableCommand {
       path = try DerivationPath(pathText)
     } catch {
       throw arguments.usage("invalid --path: \(error)")
+    }
+    if curve == .ed25519, arguments.flag(Self.xpub) {
+      throw arguments.usage("--xpub only applies with --curve secp256k1: SLIP-0010 has no xpub")
     }
     if curve == .ed25519, let offset = path.components.firstIndex(where: { !$0.isHardened }) {
       // SLIP-0010 would refuse it too; saying so now spares typing the mnemonic first.
@@ -186,11 +204,15 @@ struct DeriveCommand: ParsableCommand {
       if let singleKey {
         try ProfileReport(
           path: singleKey.path, curve: singleKey.curve, seed: seed,
-          includesSecrets: options.includesSecrets)
+          includesSecrets: options.includesSecrets,
+          includesExtendedPublicKey: printsXPub && singleKey.curve == .secp256k1)
       } else {
         try ProfileReport(mnemonic: mnemonic, seed: seed, options: options)
       }
     Output.standardOutput(
       printsJSON ? JSONValue.object(report.json).rendered() + "\n" : report.text.rendered)
+    if report.json.members.contains(where: { $0.key == "xpub" }) {
+      Output.warning(Self.xpubExposure)
+    }
   }
 }

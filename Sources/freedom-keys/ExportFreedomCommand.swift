@@ -35,7 +35,12 @@ struct ExportFreedomCommand: ParsableCommand {
         transaction); and with
         --vault-password-file (at least \(minimumPassword) characters, as desktop requires) the vault
         \(DesktopInstallation.vaultFile) (\(vaultCipher)) and
-        \(DesktopInstallation.vaultMetaFile) exactly as desktop's import writes them. Desktop
+        \(DesktopInstallation.vaultMetaFile) as desktop's import writes them; written
+        again for the same mnemonic (a new password after a forgotten one), the old
+        vault-meta.json keeps every member that still holds (wallets, Ledger, phone
+        and Safe accounts, names, activeWalletIndex), the old file kept aside. Without
+        --vault-password-file the vault stays, so an installation whose vault-meta.json
+        names another mnemonic's addresses is refused (the dry run too). Desktop
         derives from English mnemonics without a BIP-39 passphrase, so both are
         required here. The mnemonic comes from --mnemonic-file (or -), a --vault-file
         backup (then --vault-password-file opens it and protects the new vault) or the

@@ -16,12 +16,14 @@ struct MnemonicCheckCommand: ParsableCommand {
         in no wordlist with the nearest words, the word count, the checksum, mixed
         wordlists) and exits 1, ending with the 'freedom-keys recover' command that
         finds the right words when a misspelt or missing word, a wrong checksum or
-        recover's own syntax (? and ab*) is the problem; a word recover cannot place
-        is to be written as ? first, as the line says. The phrase itself is never
-        printed. --json prints {"valid",
-        "language", "words", "expandedAbbreviations", "error", "recover"};
-        "language" is left out when it is unknown, "error" when the phrase is
-        valid, "recover" when no recover command applies.
+        recover's own syntax (? and ab*) is the problem: plain recover with a target,
+        whose automatic phases try the likeliest damage first (a swap, one, two or
+        three close words, one or two wrong words, a missing word), or --missing 2
+        for a phrase two words short; a word recover cannot place is to be written
+        as ? first, as the line says. The phrase itself is never printed.
+        --json prints {"valid", "language", "words", "expandedAbbreviations",
+        "error", "recover"}; "language" is left out when it is unknown, "error" when
+        the phrase is valid, "recover" when no recover command applies.
         """,
       options: MnemonicOptions.phraseOnly + [json])
   }
@@ -63,9 +65,13 @@ struct MnemonicCheckCommand: ParsableCommand {
   private func command(_ repair: MnemonicDiagnosis.Repair) -> String {
     let file = input.mnemonicPath.flatMap { $0 == "-" ? nil : $0 } ?? "FILE"
     let language = input.language.map { " --language \($0.rawValue)" } ?? ""
+    // The automatic phases reach more than the damage seen: no option narrows them.
     let options =
-      (repair.missingWords > 0 ? " --missing \(repair.missingWords)" : "")
-      + (repair.typos > 0 ? " --typos \(repair.typos)" : "") + (repair.allowsSwap ? " --swaps" : "")
+      repair.automatic
+      ? ""
+      : (repair.missingWords > 0 ? " --missing \(repair.missingWords)" : "")
+        + (repair.typos > 0 ? " --typos \(repair.typos)" : "")
+        + (repair.allowsSwap ? " --swaps" : "")
     let command =
       "freedom-keys recover --mnemonic-file \(NodeText.shellQuoted(file))\(language)\(options) "
       + "--bee-dir DIR (or another target: --address, --peer-id, --kubo-repo, --radicle-home, "

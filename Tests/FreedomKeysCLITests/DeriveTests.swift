@@ -203,6 +203,13 @@ struct DeriveTests {
         == "abd78b349057a9045631156345c2e90ced86db9c4f27c9e75821a5dab4f4f149")
   }
 
+  /// What `derive` says wherever it prints an xpub.
+  static let xpubWarning =
+    "freedom-keys: warning: an xpub with any one child's private key yields every sibling's key "
+    + "(the xpub of m/44'/60'/0'/0 with the wallet's key gives the Swarm key at /1)\n"
+
+  /// The key without its xpub unless asked: the xpub with one child's private key (desktop
+  /// exports account keys) yields every sibling's.
   @Test func singleSecp256k1Key() throws {
     let stdout = try derive(["--json", "--path", "m/44'/60'/0'/0/0"])
     #expect(
@@ -211,15 +218,59 @@ struct DeriveTests {
           "path": "m/44'/60'/0'/0/0",
           "curve": "secp256k1",
           "publicKey": "0237b0bb7a8288d38ed49a524b5dc98cff3eb5ca824c9f9dc0dfdb3d9cd600f299",
-          "address": "0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
-          "xpub": "xpub6H6LG2We64bdwqNF7gNkUJ5EvDibiT2gbs77oonbawV86XE3eMxZf9czGQ9CPdSzsdsHLnLEjiJJEDnFMAyLrWATesaVbTYeggBXMHaFKLg"
+          "address": "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
         }
 
         """)
   }
 
+  /// `--xpub` (or `--include-secrets`) adds it, with the line on what it exposes: this account
+  /// xpub (recomputed with a plain-Python BIP-32) and the wallet's private key give the Swarm
+  /// key at /1 (k1 = IL(xpub, 1) + (k0 - IL(xpub, 0)) mod n).
+  @Test func xpubOnlyWhenAsked() throws {
+    let dir = try TemporaryDirectory()
+    let words = try dir.file("words.txt", Self.mnemonic + "\n")
+    let account = ["derive", "--mnemonic-file", words, "--path", "m/44'/60'/0'/0"]
+    let plain = try CLI.run(account)
+    #expect(plain.status == 0)
+    #expect(!plain.stdout.contains("xpub"))
+    #expect(plain.stderr == "")
+    let plainJSON = try CLI.run(account + ["--json"])
+    #expect(try object(plainJSON.stdout)["xpub"] == nil)
+    #expect(plainJSON.stderr == "")
+
+    let asked = try CLI.run(account + ["--xpub", "--json"])
+    #expect(asked.status == 0)
+    #expect(asked.stderr == Self.xpubWarning)
+    let xpub = try #require(try object(asked.stdout)["xpub"] as? String)
+    #expect(
+      xpub
+        == "xpub6EF8jXqFeFEW5bwMU7RpQtHkzE4KJxcqJtvkCjJumzW8CPpacXkb92ek4WzLQXjL93HycJwTPUAcuNxCq"
+        + "FPKKU5m5Z2Vq4nCyh5CyPeBFFr")
+    let summary = try CLI.run(account + ["--xpub"])
+    #expect(summary.stdout.contains("\nxpub        \(xpub)\n"), "\(summary.stdout)")
+    #expect(summary.stderr == Self.xpubWarning)
+    let secrets = try CLI.run(account + ["--include-secrets", "--json"])
+    #expect(try object(secrets.stdout)["xpub"] as? String == xpub)
+    #expect(secrets.stderr == Self.xpubWarning)
+
+    let usage = try CLI.run(["derive", "--xpub"])
+    #expect(usage.status == 2)
+    #expect(
+      usage.stderr
+        == "freedom-keys: error: --xpub only applies with --path (see 'freedom-keys derive --help')\n"
+    )
+  }
+
   @Test func singleKeySummary() throws {
-    let stdout = try derive(["--path", "m/44'/60'/0'/0/0", "--include-secrets"])
+    let dir = try TemporaryDirectory()
+    let words = try dir.file("words.txt", Self.mnemonic + "\n")
+    let run = try CLI.run([
+      "derive", "--mnemonic-file", words, "--path", "m/44'/60'/0'/0/0", "--include-secrets",
+    ])
+    #expect(run.status == 0)
+    #expect(run.stderr == Self.xpubWarning)
+    let stdout = run.stdout
     #expect(
       stdout == """
         Path         m/44'/60'/0'/0/0

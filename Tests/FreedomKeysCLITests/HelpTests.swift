@@ -43,6 +43,7 @@ struct HelpTests {
       --network-id <n>              Swarm network ID (default 1; testnet 10).
       --overlay-nonce <hex>         Swarm overlay nonce: 64 hex digits (default 0).
       --path <path>                 Print only the key at <path> (m/44'/60'/0'/0/0).
+      --xpub                        With --path: print its xpub too (see below).
       --curve <curve>               secp256k1 (BIP-32, default), ed25519 (SLIP-10).
       --vault-meta <path>           Also list desktop's vault-meta.json wallets.
       --experimental                Also list desktop's experimental private keys.
@@ -61,10 +62,14 @@ struct HelpTests {
     Wordlists: english, japanese, korean, spanish, chinese_simplified,
     chinese_traditional, french, italian, czech, portuguese.
     --wallets and --publishers take at most 1000. Nothing secret is printed unless
-    --include-secrets is given. --vault-meta (read by default from vault-meta.json
-    beside --vault-file) lists desktop's wallets at their own indexes, gaps kept,
-    each compared with the stored address; device accounts (Ledger, phone, Safe)
-    are named and skipped: the mnemonic holds no key for them.
+    --include-secrets is given. --path prints one key; its xpub (secp256k1) only
+    with --xpub or --include-secrets: an xpub with any one child's private key
+    yields every sibling's key (the xpub of m/44'/60'/0'/0 with the wallet's key
+    gives the Swarm key at /1).
+    --vault-meta (read by default from vault-meta.json beside --vault-file) lists
+    desktop's wallets at their own indexes, gaps kept, each compared with the
+    stored address; device accounts (Ledger, phone, Safe, and any wallet numbered
+    from 1000000) are named and skipped: the mnemonic holds no key for them.
     --experimental adds desktop's experimental keys: Railgun spending and viewing
     keys m/44'/1984'/0'/0'/i' and m/420'/1984'/0'/0'/i' (babyjubjub seed tree;
     their BabyJubJub public keys are not computed), the accounts' storage roots

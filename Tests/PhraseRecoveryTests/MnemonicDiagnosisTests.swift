@@ -44,7 +44,7 @@ import VaultKeys
     }
     #expect(
       diagnosis.repair
-        == .init(missingWords: 0, typos: 0, allowsSwap: false, unplaceable: []))
+        == .init(missingWords: 0, typos: 0, allowsSwap: false, unplaceable: [], automatic: true))
     #expect(diagnosis.repair?.unplaceableWords == nil)
     #expect(diagnosis.damagedSyntaxPosition == nil)
   }
@@ -54,7 +54,7 @@ import VaultKeys
     #expect(diagnosis.repair?.unplaceable == [12])
     #expect(diagnosis.repair?.unplaceableWords == "word 12")
     let three = MnemonicDiagnosis.Repair(
-      missingWords: 0, typos: 0, allowsSwap: false, unplaceable: [2, 5, 9])
+      missingWords: 0, typos: 0, allowsSwap: false, unplaceable: [2, 5, 9], automatic: true)
     #expect(three.unplaceableWords == "words 2, 5 and 9")
   }
 
@@ -65,7 +65,30 @@ import VaultKeys
       return
     }
     #expect(
-      diagnosis.repair == .init(missingWords: 0, typos: 1, allowsSwap: true, unplaceable: []))
+      diagnosis.repair
+        == .init(missingWords: 0, typos: 1, allowsSwap: true, unplaceable: [], automatic: true))
+  }
+
+  /// Two close wrong words are a checksum mismatch too, which one typo and a swap cannot reach;
+  /// the automatic phases can ("two close words"), so they are the search offered.
+  @Test func aChecksumMismatchIsLeftToTheAutomaticPhases() throws {
+    var words = Self.truth.split(separator: " ").map(String.init)
+    words[4] = "wage"  // wave
+    words[6] = "north"  // worth
+    let damaged = words.joined(separator: " ")
+    let diagnosis = Self.diagnose(damaged)
+    guard case .checksumMismatch = diagnosis.error else {
+      Issue.record("\(String(describing: diagnosis.error))")
+      return
+    }
+    #expect(diagnosis.repair?.automatic == true)
+    // The fixed model's search holds no candidate with both words put right.
+    let phrase = try DamagedPhrase(phrase: SecureBytes(utf8: damaged), language: .english)
+    let fixed = try RecoverySearch(phrase: phrase, missingWords: 0, allowsSwap: true, typos: 1)
+    let twoClose = RecoveryPhase(
+      extraWords: 0, missingWords: 0, swap: false, typos: 2, wrongWords: .close)
+    #expect(RecoveryPhase.plan(for: phrase).map(\.phase).contains(twoClose))
+    #expect(fixed.candidateCount > 0)
   }
 
   @Test func missingWords() {
@@ -74,7 +97,11 @@ import VaultKeys
     #expect(eleven.error == .invalidWordCount(11))
     #expect(eleven.wordCount == 11)
     #expect(eleven.repair?.missingWords == 1)
-    #expect(Self.diagnose(words.dropLast(2).joined(separator: " ")).repair?.missingWords == 2)
+    #expect(eleven.repair?.automatic == true)
+    let ten = Self.diagnose(words.dropLast(2).joined(separator: " ")).repair
+    #expect(ten?.missingWords == 2)
+    // No phase leaves out two words: the fixed model is the search.
+    #expect(ten?.automatic == false)
     // Three words short, or one too many, is no damage a search is offered for.
     #expect(Self.diagnose(words.dropLast(3).joined(separator: " ")).repair == nil)
     #expect(Self.diagnose(Self.truth + " yellow").repair == nil)

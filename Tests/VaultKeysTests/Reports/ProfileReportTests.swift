@@ -72,9 +72,15 @@ private func member(_ object: JSONObject, _ path: String...) -> JSONValue? {
   @Test func singleKeyOnEitherCurve() throws {
     let (_, seed) = try mnemonicAndSeed()
     let path = try DerivationPath("m/44'/60'/0'/0/0")
-    let key = try ProfileReport(path: path, curve: .secp256k1, seed: seed, includesSecrets: false)
+    let key = try ProfileReport(
+      path: path, curve: .secp256k1, seed: seed, includesSecrets: false,
+      includesExtendedPublicKey: true)
     #expect(
       key.json.members.map(\.key) == ["path", "curve", "publicKey", "address", "xpub"])
+    // The xpub only when asked: with any one child's private key it yields every sibling's.
+    let plain = try ProfileReport(path: path, curve: .secp256k1, seed: seed, includesSecrets: true)
+    #expect(
+      plain.json.members.map(\.key) == ["path", "curve", "publicKey", "address", "privateKey"])
     #expect(member(key.json, "address") == .string(walletAddress))
     #expect(key.text.rendered.hasPrefix("Path        m/44'/60'/0'/0/0\nCurve       secp256k1\n"))
 
