@@ -67,9 +67,12 @@ final class RecoverPasswordReport {
     let origin = session.search.passwords.origin(found.index)
     var lines = RecoveryText.opened(origin, found.opened, file: file)
     if let outputPath {
+      let vaultOption =
+        command.target.option == RecoverPasswordCommand.metamaskVault
+        ? "metamask-vault" : "vault-file"
       let next =
         if case .vault = found.opened {
-          "freedom-keys derive --vault-file \(file) --vault-password-file"
+          "freedom-keys derive --\(vaultOption) \(file) --vault-password-file"
         } else { "freedom-keys keystore inspect \(file) --password-file" }
       lines += ["wrote the password to \(outputPath) (mode 0600)", "next: \(next) \(outputPath)"]
     } else {
