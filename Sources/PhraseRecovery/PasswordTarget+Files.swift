@@ -16,6 +16,15 @@ extension PasswordTarget {
     }
   }
 
+  /// MetaMask's vault in `json` (any shape `MetaMaskVault` reads), read from `file`.
+  package init(metamaskVault json: some ContiguousBytes, file: String) throws(PasswordTargetError) {
+    do {
+      self = .metamaskVault(try MetaMaskVault(json: json))
+    } catch {
+      throw .notAMetaMaskVault(file: file, error)
+    }
+  }
+
   /// The web3 v3 keystore in `json`, read from `file` (as messages name it).
   package init(keystore json: some ContiguousBytes, file: String) throws(PasswordTargetError) {
     do {
@@ -30,6 +39,8 @@ extension PasswordTarget {
 package enum PasswordTargetError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file is not desktop Freedom's identity vault.
   case notAVault(file: String, DesktopVaultError)
+  /// The file holds no MetaMask vault.
+  case notAMetaMaskVault(file: String, MetaMaskVaultError)
   /// The file is not a web3 v3 keystore.
   case notAKeystore(file: String, Web3KeystoreError)
   /// An installation has no vault (its file does not exist).
@@ -43,6 +54,7 @@ package enum PasswordTargetError: Error, Equatable, Sendable, CustomStringConver
       DesktopVaultError.notAVault(reason: reason).naming(file)
     case .notAVault(let file, let error):
       "\(file) is not a desktop Freedom identity vault: \(error)"
+    case .notAMetaMaskVault(let file, let error): error.naming(file)
     case .notAKeystore(let file, let error): "\(file) is not a web3 v3 keystore: \(error)"
     case .noVault(let file): "\(file) does not exist: this installation has no vault to open"
     case .noKeystore(let file): "\(file) does not exist: this directory has no keystore to open"

@@ -1,12 +1,14 @@
 import CryptoPrimitives
 import VaultKeys
 
-/// A file a password opens, and the check a candidate must pass: desktop Freedom's vault
-/// (PBKDF2-HMAC-SHA256, then the AES-256-GCM tag) or a web3 v3 keystore (scrypt or
+/// A file a password opens, and the check a candidate must pass: desktop Freedom's vault or
+/// MetaMask's (PBKDF2-HMAC-SHA256, then the AES-256-GCM tag) or a web3 v3 keystore (scrypt or
 /// PBKDF2-HMAC-SHA256, then the MAC, Keccak-256 as geth, bee and antd check it).
 package enum PasswordTarget: Sendable {
   /// Desktop Freedom's `identity-vault.json`.
   case vault(DesktopVault)
+  /// MetaMask's KeyringController vault.
+  case metamaskVault(MetaMaskVault)
   /// A web3 v3 keystore (bee's and antd's `keys/swarm.key`, geth's files).
   case keystore(Web3Keystore)
 
@@ -22,7 +24,7 @@ package enum PasswordTarget: Sendable {
   /// the batch engine busy; scrypt takes one password at a time.
   package var batchSize: Int {
     switch self {
-    case .vault: PBKDF2SHA256Batch.preferredBatchSize
+    case .vault, .metamaskVault: PBKDF2SHA256Batch.preferredBatchSize
     case .keystore(let keystore):
       if case .pbkdf2 = keystore.kdf { PBKDF2SHA256Batch.preferredBatchSize } else { 1 }
     }
@@ -41,6 +43,7 @@ package enum PasswordTarget: Sendable {
   package var kdfDescription: String {
     switch self {
     case .vault(let vault): "PBKDF2-HMAC-SHA256, \(vault.iterations) iterations"
+    case .metamaskVault(let vault): "PBKDF2-HMAC-SHA256, \(vault.iterations) iterations"
     case .keystore(let keystore):
       switch keystore.kdf {
       case .pbkdf2(let iterations): "PBKDF2-HMAC-SHA256, \(iterations) iterations"
@@ -53,6 +56,9 @@ package enum PasswordTarget: Sendable {
   package func firstOpening(_ passwords: [SecureBytes]) throws(PasswordRecoveryError) -> Int? {
     switch self {
     case .vault(let vault):
+      return Self.pbkdf2(passwords, salt: vault.keySalt, iterations: vault.iterations)
+        .firstIndex(where: vault.isKey)
+    case .metamaskVault(let vault):
       return Self.pbkdf2(passwords, salt: vault.keySalt, iterations: vault.iterations)
         .firstIndex(where: vault.isKey)
     case .keystore(let keystore):
@@ -90,6 +96,14 @@ package enum PasswordTarget: Sendable {
         throw .damagedFile(error.description)
       }
       return .vault(words: (try? Mnemonic(phrase: mnemonic))?.wordCount)
+    case .metamaskVault(let vault):
+      let mnemonic: SecureBytes
+      do {
+        mnemonic = try vault.decryptMnemonic(password: password)
+      } catch {
+        throw .damagedFile(error.description)
+      }
+      return .vault(words: (try? Mnemonic(phrase: mnemonic))?.wordCount)
     case .keystore(let keystore):
       do {
         let key = try keystore.decrypt(password: password)
@@ -105,6 +119,8 @@ package enum PasswordTarget: Sendable {
   func deriveKey(_ password: SecureBytes) throws(PasswordRecoveryError) -> SecureBytes {
     switch self {
     case .vault(let vault):
+      return Self.pbkdf2([password], salt: vault.keySalt, iterations: vault.iterations)[0]
+    case .metamaskVault(let vault):
       return Self.pbkdf2([password], salt: vault.keySalt, iterations: vault.iterations)[0]
     case .keystore(let keystore):
       switch keystore.kdf {
@@ -131,6 +147,8 @@ package enum PasswordTarget: Sendable {
   var publicBytes: [UInt8] {
     switch self {
     case .vault(let vault): Array("vault \(kdfDescription)\0".utf8) + vault.keySalt
+    case .metamaskVault(let vault):
+      Array("metamask vault \(kdfDescription)\0".utf8) + vault.keySalt
     case .keystore(let keystore): Array("keystore \(kdfDescription)\0".utf8) + keystore.salt
     }
   }

@@ -47,3 +47,16 @@ extension DesktopVaultError {
     return "\(file) is not a desktop Freedom identity vault: \(reason)"
   }
 }
+
+extension DesktopVaultError {
+  /// The format error worded for desktop's vault; an error that is already one is kept.
+  init(_ error: any Error) {
+    switch error {
+    case let error as DesktopVaultError: self = error
+    case VaultFormatError.notAVault(let reason): self = .notAVault(reason: reason)
+    case VaultFormatError.unsupportedAlgorithm(let name): self = .unsupportedAlgorithm(name)
+    case VaultFormatError.unsupportedIterations(let count): self = .unsupportedIterations(count)
+    default: self = .notAVault(reason: "\(error)")
+    }
+  }
+}

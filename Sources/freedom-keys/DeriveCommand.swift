@@ -50,13 +50,16 @@ struct DeriveCommand: ParsableCommand {
         desktop's wallets at their own indexes, gaps kept, each compared with the
         stored address; device accounts (Ledger, phone, Safe, and any wallet numbered
         from 1000000) are named and skipped: the mnemonic holds no key for them.
+        --metamask-vault reads MetaMask's vault (the vault string as MetaMask gives
+        it, or state JSON holding KeyringController.vault) and derives from its first
+        Secret Recovery Phrase; its password comes as --vault-file's does.
         --experimental adds desktop's experimental keys: Railgun spending and viewing
         keys m/44'/1984'/0'/0'/i' and m/420'/1984'/0'/0'/i' (babyjubjub seed tree;
         their BabyJubJub public keys are not computed), the accounts' storage roots
         with --railgun-profile and --railgun-user-data, and Kohaku PPv2 keys
         m/28784'/2'/i'. Indexes are 0 to 65535, at most 1000 of each.
         """,
-      options: MnemonicOptions.all + [
+      options: MnemonicOptions.withMetaMask + [
         json, includeSecrets, wallets, publishers, networkID.option, overlayNonce.option, path,
         xpub, curve,
         vaultMeta, experimental, railgunIndex, ppv2Index, railgunProfile, railgunUserData,

@@ -11,6 +11,11 @@ struct MnemonicOptions {
   static let vaultFile = Option.value(
     "vault-file", "path",
     help: "Or open it from desktop Freedom's vault <path>.")
+  /// `--metamask-vault`: MetaMask's vault, worded by each command that takes it.
+  static func metamaskVault(help: String) -> Option {
+    Option.value("metamask-vault", "path", help: help)
+  }
+  static let metamaskVaultFile = metamaskVault(help: "Or open it from MetaMask's vault <path>.")
   static let vaultPasswordFile = Option.value(
     "vault-password-file", "path",
     help: "Read the vault password from <path>.")
@@ -20,6 +25,10 @@ struct MnemonicOptions {
   static let language = SharedOptions.language(help: "Use this wordlist instead of detecting it.")
   /// The options in help order.
   static let all = [mnemonicFile, vaultFile, vaultPasswordFile, passphraseFile, language]
+  /// `derive`'s: the same, and MetaMask's vault as another source of the words.
+  static let withMetaMask = [
+    mnemonicFile, vaultFile, metamaskVaultFile, vaultPasswordFile, passphraseFile, language,
+  ]
   /// The options of a command that reads the words but derives nothing (no passphrase).
   static let phraseOnly = [mnemonicFile, vaultFile, vaultPasswordFile, language]
 
@@ -37,6 +46,8 @@ struct MnemonicOptions {
   let mnemonicPath: String?
   /// Desktop Freedom's `identity-vault.json`, which holds the mnemonic encrypted.
   let vaultPath: String?
+  /// MetaMask's vault, which holds the mnemonic encrypted (only commands that declare it).
+  let metamaskVaultPath: String?
   /// The vault password file; nil asks at the terminal.
   let vaultPasswordPath: String?
   /// The passphrase file; "-" is standard input, nil is the empty passphrase.
@@ -59,14 +70,21 @@ struct MnemonicOptions {
     commandPath = arguments.commandPath
     mnemonicPath = arguments.value(Self.mnemonicFile)
     vaultPath = arguments.value(Self.vaultFile)
+    metamaskVaultPath = arguments.value(Self.metamaskVaultFile)
+    let anyVault = vaultPath ?? metamaskVaultPath
     vaultPasswordPath =
-      passwordAlsoWritesVault && vaultPath == nil ? nil : arguments.value(Self.vaultPasswordFile)
+      passwordAlsoWritesVault && anyVault == nil ? nil : arguments.value(Self.vaultPasswordFile)
     passphrasePath = arguments.value(Self.passphraseFile)
-    if mnemonicPath != nil, vaultPath != nil {
+    if vaultPath != nil, metamaskVaultPath != nil {
       throw arguments.usage(
-        "--mnemonic-file and --vault-file cannot be combined: the vault holds the mnemonic")
+        "--vault-file and --metamask-vault cannot be combined: each holds the mnemonic")
     }
-    if vaultPasswordPath != nil, vaultPath == nil {
+    if mnemonicPath != nil, anyVault != nil {
+      let vault = metamaskVaultPath != nil ? "--metamask-vault" : "--vault-file"
+      throw arguments.usage(
+        "--mnemonic-file and \(vault) cannot be combined: the vault holds the mnemonic")
+    }
+    if vaultPasswordPath != nil, anyVault == nil {
       throw arguments.usage("--vault-password-file needs --vault-file")
     }
 
@@ -74,14 +92,17 @@ struct MnemonicOptions {
     // terminal, "-" is answered at a hidden prompt, one after the other.)
     // The password of the vault `export freedom` writes is read from standard input too.
     let writtenVaultPassword =
-      passwordAlsoWritesVault && vaultPath == nil ? arguments.value(Self.vaultPasswordFile) : nil
+      passwordAlsoWritesVault && anyVault == nil ? arguments.value(Self.vaultPasswordFile) : nil
     let fromStandardInput =
       (others + [
         (Self.mnemonicFile, mnemonicPath, "mnemonic"), (Self.vaultFile, vaultPath, "vault"),
+        (Self.metamaskVaultFile, metamaskVaultPath, "vault"),
         (Self.vaultPasswordFile, vaultPasswordPath ?? writtenVaultPassword, "vault password"),
         (Self.passphraseFile, passphrasePath, "passphrase"),
       ]).filter {
-        $0.path == "-" && !(SecretInput.standardInputIsTerminal && $0.option != Self.vaultFile)
+        $0.path == "-"
+          && !(SecretInput.standardInputIsTerminal && $0.option != Self.vaultFile
+            && $0.option != Self.metamaskVaultFile)
       }
     if fromStandardInput.count > 1 {
       throw arguments.usage(
@@ -90,9 +111,9 @@ struct MnemonicOptions {
     }
     if let piped = fromStandardInput.first {
       let prompted: (option: Option, role: String)? =
-        if mnemonicPath == nil && vaultPath == nil && !phraseReadElsewhere {
+        if mnemonicPath == nil && anyVault == nil && !phraseReadElsewhere {
           (Self.mnemonicFile, "mnemonic")
-        } else if vaultPath != nil && vaultPasswordPath == nil {
+        } else if anyVault != nil && vaultPasswordPath == nil {
           (Self.vaultPasswordFile, "vault password")
         } else { nil }
       if let prompted {
@@ -126,6 +147,7 @@ struct MnemonicOptions {
 
   /// The mnemonic text, from the file, standard input, the hidden prompt or the vault.
   func readPhrase() throws -> SecureBytes {
+    if let metamaskVaultPath { return try readMetaMaskVault(at: metamaskVaultPath) }
     if let vaultPath { return try readVault(at: vaultPath) }
     return try readSecret(
       role: "mnemonic", path: mnemonicPath, option: Self.mnemonicFile,
@@ -140,13 +162,35 @@ struct MnemonicOptions {
     let json = try SecretInput.read(
       source, limit: DesktopVault.maxByteCount, warnsIfShared: false)
     let vault = try Self.vault(json, from: source)
-    let password = try readSecret(
-      role: "vault password", path: vaultPasswordPath, option: Self.vaultPasswordFile,
-      prompt: "Enter the vault password (input hidden; or use --vault-password-file PATH): ")
+    let password = try readVaultPassword()
     KDFNotice.announce(
       "opening the vault (PBKDF2, \(vault.iterations) iterations)",
       seconds: vault.estimatedDecryptionSeconds)
     return try vault.decryptMnemonic(password: password)
+  }
+
+  /// The Secret Recovery Phrase of MetaMask's vault (its first HD keyring).
+  private func readMetaMaskVault(at path: String) throws -> SecureBytes {
+    let source = SecretSource(role: "MetaMask vault", path: path)
+    let json = try SecretInput.read(
+      source, limit: MetaMaskVault.maxByteCount, warnsIfShared: false)
+    let vault: MetaMaskVault
+    do {
+      vault = try MetaMaskVault(json: json)
+    } catch {
+      throw CLIError.failure(error.naming("\(source)"))
+    }
+    let password = try readVaultPassword()
+    KDFNotice.announce(
+      "opening the MetaMask vault (PBKDF2, \(vault.iterations) iterations)",
+      seconds: vault.estimatedDecryptionSeconds)
+    return try vault.decryptMnemonic(password: password)
+  }
+
+  private func readVaultPassword() throws -> SecureBytes {
+    try readSecret(
+      role: "vault password", path: vaultPasswordPath, option: Self.vaultPasswordFile,
+      prompt: "Enter the vault password (input hidden; or use --vault-password-file PATH): ")
   }
 
   /// The parsed vault; a file that is not one is named in the message.

@@ -10,6 +10,7 @@ import VaultKeys
 struct RecoverPasswordCommand: ParsableCommand {
   static let vault = Option.value(
     "vault", "path", help: "Target: desktop's identity-vault.json.")
+  static let metamaskVault = MnemonicOptions.metamaskVault(help: "Target: MetaMask's vault.")
   static let keystore = Option.value(
     "keystore", "path", help: "Target: a web3 v3 keystore (scrypt or pbkdf2).")
   static let freedomDir = SharedOptions.freedomDir(help: "Target: the installation's vault.")
@@ -26,7 +27,7 @@ struct RecoverPasswordCommand: ParsableCommand {
     "tokens", "path", help: "Try the passwords <path>'s tokens make.")
   static let out = SharedOptions.out(help: "Write the password found to a new file (0600).")
 
-  static let targetOptions = [vault, keystore, freedomDir, beeDir, antdDir]
+  static let targetOptions = [vault, metamaskVault, keystore, freedomDir, beeDir, antdDir]
 
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -34,7 +35,10 @@ struct RecoverPasswordCommand: ParsableCommand {
       abstract: "Find the password of a vault or keystore.",
       discussion: """
         One target: --vault (desktop Freedom's identity/identity-vault.json: PBKDF2-
-        HMAC-SHA256, 900,000 iterations, AES-256-GCM), --freedom-dir (that file of an
+        HMAC-SHA256, 900,000 iterations, AES-256-GCM), --metamask-vault (MetaMask's
+        vault, the same cipher at 600,000 iterations, 10,000 in vaults without
+        keyMetadata: the vault string as MetaMask gives it, or state JSON holding
+        KeyringController.vault), --freedom-dir (that file of an
         installation; --profile as for verify), --keystore (a web3 v3 keystore, scrypt
         or pbkdf2, checked by its Keccak-256 MAC as geth, bee and antd check it), or
         --bee-dir / --antd-dir (their keys/swarm.key). A candidate is right when the
@@ -99,7 +103,8 @@ struct RecoverPasswordCommand: ParsableCommand {
     }
     guard targets.count == 1, let target = targets.first else {
       throw arguments.usage(
-        "give one file to open: --vault, --keystore, --freedom-dir, --bee-dir or --antd-dir")
+        "give one file to open: --vault, --metamask-vault, --keystore, --freedom-dir, "
+          + "--bee-dir or --antd-dir")
     }
     guard !target.path.isEmpty else { throw arguments.usage("\(target.option.synopsis) is empty") }
     self.target = target
@@ -175,6 +180,11 @@ struct RecoverPasswordCommand: ParsableCommand {
         SecretSource(role: "vault", path: path), limit: DesktopVault.maxByteCount,
         warnsIfShared: false)
       return (path, try PasswordTarget(vault: json, file: path))
+    case Self.metamaskVault:
+      let json = try SecretInput.read(
+        SecretSource(role: "MetaMask vault", path: path), limit: MetaMaskVault.maxByteCount,
+        warnsIfShared: false)
+      return (path, try PasswordTarget(metamaskVault: json, file: path))
     case Self.keystore:
       guard let bytes = try UserFiles.read(path) else {
         throw CLIError.failure("\(path) does not exist: \(option.synopsis) needs a keystore")

@@ -97,9 +97,12 @@ final class RecoverPasswordReport {
     var lines = RecoveryText.opened(origin, found.opened, file: file)
     if let written {
       lines += written.lines
+      let vaultOption =
+        command.target.option == RecoverPasswordCommand.metamaskVault
+        ? "metamask-vault" : "vault-file"
       let next =
         if case .vault = found.opened {
-          "freedom-keys derive --vault-file \(file) --vault-password-file"
+          "freedom-keys derive --\(vaultOption) \(file) --vault-password-file"
         } else { "freedom-keys keystore inspect \(file) --password-file" }
       if let path { lines.append("next: \(next) \(path)") }
     } else {

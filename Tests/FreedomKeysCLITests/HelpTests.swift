@@ -33,6 +33,7 @@ struct HelpTests {
     OPTIONS:
       --mnemonic-file <path>        Read the mnemonic from <path> ('-': stdin).
       --vault-file <path>           Or open it from desktop Freedom's vault <path>.
+      --metamask-vault <path>       Or open it from MetaMask's vault <path>.
       --vault-password-file <path>  Read the vault password from <path>.
       --passphrase-file <path>      Read the BIP-39 passphrase from <path>.
       --language <name>             Use this wordlist instead of detecting it.
@@ -70,6 +71,9 @@ struct HelpTests {
     desktop's wallets at their own indexes, gaps kept, each compared with the
     stored address; device accounts (Ledger, phone, Safe, and any wallet numbered
     from 1000000) are named and skipped: the mnemonic holds no key for them.
+    --metamask-vault reads MetaMask's vault (the vault string as MetaMask gives
+    it, or state JSON holding KeyringController.vault) and derives from its first
+    Secret Recovery Phrase; its password comes as --vault-file's does.
     --experimental adds desktop's experimental keys: Railgun spending and viewing
     keys m/44'/1984'/0'/0'/i' and m/420'/1984'/0'/0'/i' (babyjubjub seed tree;
     their BabyJubJub public keys are not computed), the accounts' storage roots
