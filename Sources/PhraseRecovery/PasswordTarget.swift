@@ -34,7 +34,7 @@ package enum PasswordTarget: Sendable {
   /// PBKDF2.
   package var memoryPerTry: UInt64? {
     switch self {
-    case .vault: nil
+    case .vault, .metamaskVault: nil
     case .keystore(let keystore): keystore.kdf.memoryByteCount
     }
   }
