@@ -29,11 +29,16 @@ package final class PasswordSearch: Sendable {
   package let target: PasswordTarget
   package let passwords: PasswordSet
   package let threads: Int
+  /// Where the PBKDF2 batches run; not part of the search's hash (the same keys either way).
+  package let backend: PBKDF2Backend
 
-  package init(target: PasswordTarget, passwords: PasswordSet, threads: Int) {
+  package init(
+    target: PasswordTarget, passwords: PasswordSet, threads: Int, backend: PBKDF2Backend = .cpu
+  ) {
     self.target = target
     self.passwords = passwords
     self.threads = max(1, threads)
+    self.backend = backend
   }
 
   /// A SHA-256 of what defines the search, for a checkpoint: the file's kind, KDF and salt, and
@@ -71,7 +76,7 @@ package final class PasswordSearch: Sendable {
   ) throws(PasswordRecoveryError) -> Outcome {
     let range = range ?? 0..<passwords.count
     // Few passwords: smaller batches, so every thread has one.
-    let batch = max(1, min(target.batchSize, (range.count + threads - 1) / threads))
+    let batch = max(1, min(target.batchSize(on: backend), (range.count + threads - 1) / threads))
     let coordinator = PasswordCoordinator(range: range, batch: batch)
     WorkerThread.runAll(
       min(threads, max(1, range.count)), tickEvery: tick,
@@ -90,7 +95,7 @@ package final class PasswordSearch: Sendable {
   private func work(_ coordinator: PasswordCoordinator) {
     while let range = coordinator.take() {
       do {
-        let match = try target.firstOpening(passwords.passwords(range))
+        let match = try target.firstOpening(passwords.passwords(range), on: backend)
         coordinator.finish(range, found: match.map { range.lowerBound + $0 })
       } catch {
         coordinator.fail(error)

@@ -68,7 +68,7 @@ struct RecoverPasswordCommand: ParsableCommand {
         SearchRunOptions.keyboard.option, SearchRunOptions.maxHours.option,
         SearchRunOptions.resume, SearchRunOptions.threads, SearchRunOptions.shard, out,
         SearchRunOptions.progressInterval.option, SearchRunOptions.json,
-      ])
+      ] + SearchRunOptions.engineOptions)
   }
 
   /// The file whose password is looked for, as given.
@@ -128,9 +128,11 @@ struct RecoverPasswordCommand: ParsableCommand {
     // The file first (public data), so a wrong path fails before a secret is read.
     let (file, passwordTarget) = try readTarget()
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
+    let backend = try searchRun.backend()
     let session = try PasswordSession(
       PasswordSearch(
-        target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads),
+        target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads,
+        backend: backend),
       automatic: automatic, part: searchRun.shard.index, of: searchRun.shard.count,
       sharded: searchRun.shardGiven,
       hashed: resumePath != nil)

@@ -19,7 +19,8 @@ final class RecoverReport {
 
   func say(_ event: RecoverySession.Event, session: RecoverySession) {
     let line = RecoveryText.line(
-      event, phases: session.phases.count, checkpoint: command.resumePath ?? "")
+      event, phases: session.phases.count, checkpoint: command.resumePath ?? "",
+      backend: session.configuration.backend)
     switch event {
     case .measured: Output.standardError(line)
     case .progress: progress.show(line)
