@@ -32,7 +32,7 @@ struct SearchRunOptions {
     "engine", "kind", help: "PBKDF2 on: auto (a GPU if any), cpu, opencl.",
     PBKDF2Backend.Choice.allCases.map { ($0.rawValue, $0) })
   static let device = TypedOption<Int>.integer(
-    "device", "n", help: "The OpenCL device to use (1 = the first listed).", in: 1...64)
+    "device", "n", help: "The OpenCL device (1: the first listed).", in: 1...64)
   /// The options that choose the engine, in the order help lists them.
   static let engineOptions = [engine.option, device.option]
 
