@@ -20,12 +20,16 @@ let package = Package(
     .systemLibrary(name: "CIPSecMB"),
     // PBKDF2-HMAC-SHA512/-SHA256 iterations in SIMD lanes (AVX-512, AVX2): a header only.
     .systemLibrary(name: "CSHA2Lanes"),
+    // OpenCL's types and entry-point types: the ICD loader is opened with dlopen when present.
+    .systemLibrary(name: "COpenCL"),
     // The package's only Swift caller of libc (`package` access): files, streams, terminal,
     // signals, threads, core dumps, libraries opened at run time.
     .target(name: "SystemCalls"),
     .target(
       name: "CryptoPrimitives",
-      dependencies: ["CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA2Lanes", "SystemCalls"]),
+      dependencies: [
+        "CSecp256k1", "CSodium", "COpenSSL", "CIPSecMB", "CSHA2Lanes", "COpenCL", "SystemCalls",
+      ]),
     .target(
       name: "VaultKeys",
       dependencies: ["CryptoPrimitives"],

@@ -36,15 +36,19 @@ package final class PasswordSearch: Sendable {
   /// The memory the tries running together may take, where it bounds them (scrypt): the
   /// budget given, else `Scrypt.memoryBudget()`.
   package let memoryBudget: UInt64?
+  /// Where the PBKDF2 batches run; not part of the search's hash (the same keys either way).
+  package let backend: PBKDF2Backend
 
   /// A search of `passwords` against `target` on `threads` threads, as many of them as the
   /// file's scrypt fits in `memoryBudget` (`Scrypt.memoryBudget()` when nil) together; refused
-  /// when not even one fits.
+  /// when not even one fits. PBKDF2 runs on `backend`.
   package init(
-    target: PasswordTarget, passwords: PasswordSet, threads: Int, memoryBudget: UInt64? = nil
+    target: PasswordTarget, passwords: PasswordSet, threads: Int, memoryBudget: UInt64? = nil,
+    backend: PBKDF2Backend = .cpu
   ) throws(PasswordRecoveryError) {
     self.target = target
     self.passwords = passwords
+    self.backend = backend
     requestedThreads = max(1, threads)
     if let perTry = target.memoryPerTry {
       let budget = memoryBudget ?? Scrypt.memoryBudget()
@@ -93,7 +97,7 @@ package final class PasswordSearch: Sendable {
   ) throws(PasswordRecoveryError) -> Outcome {
     let range = range ?? 0..<passwords.count
     // Few passwords: smaller batches, so every thread has one.
-    let batch = max(1, min(target.batchSize, (range.count + threads - 1) / threads))
+    let batch = max(1, min(target.batchSize(on: backend), (range.count + threads - 1) / threads))
     let coordinator = PasswordCoordinator(range: range, batch: batch)
     WorkerThread.runAll(
       min(threads, max(1, range.count)), tickEvery: tick,
@@ -112,7 +116,7 @@ package final class PasswordSearch: Sendable {
   private func work(_ coordinator: PasswordCoordinator) {
     while let range = coordinator.take() {
       do {
-        let match = try target.firstOpening(passwords.passwords(range))
+        let match = try target.firstOpening(passwords.passwords(range), on: backend)
         coordinator.finish(range, found: match.map { range.lowerBound + $0 })
       } catch {
         coordinator.fail(error)

@@ -22,11 +22,15 @@ package enum PasswordTarget: Sendable {
 
   /// How many passwords one `firstOpening` call is best given: with PBKDF2 every SIMD lane of
   /// the batch engine busy; scrypt takes one password at a time.
-  package var batchSize: Int {
+  package var batchSize: Int { batchSize(on: .cpu) }
+
+  /// How many passwords one `firstOpening(_:on:)` call is best given on `backend` (scrypt: one,
+  /// on the CPU whatever the backend).
+  package func batchSize(on backend: PBKDF2Backend) -> Int {
     switch self {
-    case .vault, .metamaskVault: PBKDF2SHA256Batch.preferredBatchSize
+    case .vault, .metamaskVault: backend.keyBatchSize
     case .keystore(let keystore):
-      if case .pbkdf2 = keystore.kdf { PBKDF2SHA256Batch.preferredBatchSize } else { 1 }
+      if case .pbkdf2 = keystore.kdf { backend.keyBatchSize } else { 1 }
     }
   }
 
@@ -52,19 +56,26 @@ package enum PasswordTarget: Sendable {
     }
   }
 
-  /// The index in `passwords` of the first that passes the file's check, or nil.
-  package func firstOpening(_ passwords: [SecureBytes]) throws(PasswordRecoveryError) -> Int? {
+  /// The index in `passwords` of the first that passes the file's check, or nil; PBKDF2 on
+  /// `backend`.
+  package func firstOpening(_ passwords: [SecureBytes], on backend: PBKDF2Backend = .cpu)
+    throws(PasswordRecoveryError) -> Int?
+  {
     switch self {
     case .vault(let vault):
-      return Self.pbkdf2(passwords, salt: vault.keySalt, iterations: vault.iterations)
-        .firstIndex(where: vault.isKey)
+      return Self.pbkdf2(
+        passwords, salt: vault.keySalt, iterations: vault.iterations, on: backend
+      )
+      .firstIndex(where: vault.isKey)
     case .metamaskVault(let vault):
-      return Self.pbkdf2(passwords, salt: vault.keySalt, iterations: vault.iterations)
-        .firstIndex(where: vault.isKey)
+      return Self.pbkdf2(
+        passwords, salt: vault.keySalt, iterations: vault.iterations, on: backend
+      )
+      .firstIndex(where: vault.isKey)
     case .keystore(let keystore):
       switch keystore.kdf {
       case .pbkdf2(let iterations):
-        return Self.pbkdf2(passwords, salt: keystore.salt, iterations: iterations)
+        return Self.pbkdf2(passwords, salt: keystore.salt, iterations: iterations, on: backend)
           .firstIndex(where: keystore.macMatches)
       case .scrypt(let n, let r, let p):
         for (index, password) in passwords.enumerated() {
@@ -153,11 +164,11 @@ package enum PasswordTarget: Sendable {
     }
   }
 
-  private static func pbkdf2(_ passwords: [SecureBytes], salt: [UInt8], iterations: Int)
-    -> [SecureBytes]
-  {
+  private static func pbkdf2(
+    _ passwords: [SecureBytes], salt: [UInt8], iterations: Int, on backend: PBKDF2Backend = .cpu
+  ) -> [SecureBytes] {
     let salt = SecureBytes(salt)
-    return PBKDF2SHA256Batch.deriveKeys(
+    return backend.deriveSHA256Keys(
       passwords: passwords, salts: Array(repeating: salt, count: passwords.count),
       iterations: iterations)
   }

@@ -11,7 +11,7 @@ import VaultKeys
 
 /// The search engine: enumerates a `RecoverySearch` as word indices, tests each candidate's
 /// checksum on its entropy bits (one SHA-256) before anything else, derives the seeds of those
-/// that pass in batches (`PBKDF2SHA512Batch`), and derives from each seed only what the targets
+/// that pass in batches (`PBKDF2Backend`: the CPU's batch engines or an OpenCL device), and derives from each seed only what the targets
 /// need, cheapest first.
 ///
 /// The candidate range (or one shard of it) is cut into chunks that worker threads take in
@@ -27,15 +27,19 @@ package final class PhraseRecovery: Sendable {
     package var shardCount: Int
     /// Candidates per chunk: the unit of work, progress and checkpoints.
     package var chunkSize: UInt64
+    /// Where the seeds' PBKDF2 runs. Not part of the search's definition: a part searched on a
+    /// GPU and one on the CPU derive the same seeds, count the same and collect together.
+    package var backend: PBKDF2Backend
 
     package init(
       threads: Int = ProcessInfo.processInfo.activeProcessorCount, shardIndex: Int = 1,
-      shardCount: Int = 1, chunkSize: UInt64 = 1 << 13
+      shardCount: Int = 1, chunkSize: UInt64 = 1 << 13, backend: PBKDF2Backend = .cpu
     ) {
       self.threads = threads
       self.shardIndex = shardIndex
       self.shardCount = shardCount
       self.chunkSize = chunkSize
+      self.backend = backend
     }
   }
 
@@ -290,8 +294,9 @@ package final class PhraseRecovery: Sendable {
         .normalizedSentence()
     }
     let start = DispatchTime.now().uptimeNanoseconds
-    let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
-      mnemonics: phrases, salt: passphrases.salt(0), iterations: Mnemonic.seedIterations)
+    let seeds = configuration.backend.deriveBIP39Seeds(
+      mnemonics: phrases, salts: Array(repeating: passphrases.salt(0), count: phrases.count),
+      iterations: Mnemonic.seedIterations)
     _ = matcher.firstMatch(in: seeds)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     return (elapsed / Double(phrases.count), matcher.stats, matcher.fewestPerSeed)
@@ -302,7 +307,7 @@ package final class PhraseRecovery: Sendable {
   /// Takes chunks until none is left or the search stops.
   private func work(_ coordinator: Coordinator) {
     let length = search.wordCount
-    let batchSize = max(1, PBKDF2SHA512Batch.preferredBatchSize)
+    let batchSize = max(1, configuration.backend.seedBatchSize)
     let matcher = targets.isEmpty ? nil : TargetMatcher(targets: targets)
     let entropyBytes = (length * 11 - length / 3) / 8
     // indices, digits, the batch's candidates, entropy and its SHA-256: all in one wiped buffer.
@@ -342,7 +347,7 @@ package final class PhraseRecovery: Sendable {
         func flush() {
           guard let matcher, batchCount > 0 else { return }
           let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
-          let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
+          let seeds = configuration.backend.deriveBIP39Seeds(
             mnemonics: sentences, salts: salts(batchPassphrases[0..<batchCount]),
             iterations: Mnemonic.seedIterations)
           if let (slot, label) = matcher.firstMatch(in: seeds) {

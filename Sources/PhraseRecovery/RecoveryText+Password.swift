@@ -13,7 +13,7 @@ extension RecoveryText {
     let engine =
       search.target.batchSize == 1
       ? "scrypt (libsodium), one password a thread"
-      : engineName(PBKDF2SHA256Batch.engine)
+      : engineName(search.backend, cpu: PBKDF2SHA256Batch.engine)
     let what =
       session.part.map {
         "\(grouped(UInt64($0.candidates))) of \(grouped(count)) passwords (shard \($0.index)/"

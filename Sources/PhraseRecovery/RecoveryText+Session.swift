@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import VaultKeys
 
 /// How a phrase search's events and ends read, in words that name no tool and no option: the
@@ -10,11 +11,12 @@ extension RecoveryText {
   /// line; `.lastPhaseNext` is the start of a sentence the caller ends with what else than the
   /// words could explain no match.
   package static func line(
-    _ event: RecoverySession.Event, phases: Int, checkpoint: String
+    _ event: RecoverySession.Event, phases: Int, checkpoint: String,
+    backend: PBKDF2Backend = .cpu
   ) -> String {
     switch event {
     case .measured(let work, let fewest):
-      engineLine(work: work, fewest: fewest)
+      engineLine(work: work, fewest: fewest, backend: backend)
     case .resuming(let phase, let of):
       "resuming at phase \(phase) of \(of): \(checkpoint) shows the phases before it searched "
         + "to their end"

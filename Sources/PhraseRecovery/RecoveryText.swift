@@ -66,12 +66,22 @@ package enum RecoveryText {
     return "\(engine)"
   }
 
+  /// The engine a search's batches run on: the OpenCL device ("OpenCL device 1: NVIDIA …
+  /// (NVIDIA CUDA, GPU, 128 compute units)"), else the CPU engine `cpu` as `engineName` names it.
+  package static func engineName(_ backend: PBKDF2Backend, cpu: PBKDF2SHA512Batch.Engine)
+    -> String
+  {
+    backend.device.map(\.description) ?? engineName(cpu)
+  }
+
   /// The first line of a phrase search: the seed engine and, per candidate, the point
   /// multiplications the targets cost against the fewest they need.
   /// "engine: SIMD lanes AVX-512; per candidate 20 secp256k1 public keys
   /// (the fewest these targets need: 20), 24 HMAC-SHA512, 0 Ed25519 keys".
-  package static func engineLine(work: TargetMatcher.Stats, fewest: TargetMatcher.Stats) -> String {
-    let line = "engine: " + engineName(PBKDF2SHA512Batch.engine)
+  package static func engineLine(
+    work: TargetMatcher.Stats, fewest: TargetMatcher.Stats, backend: PBKDF2Backend = .cpu
+  ) -> String {
+    let line = "engine: " + engineName(backend, cpu: PBKDF2SHA512Batch.engine)
     let seeds = max(1, work.seeds)
     func each(_ count: Int) -> String {
       count % seeds == 0 ? "\(count / seeds)" : String(Double(count) / Double(seeds))

@@ -109,7 +109,7 @@ struct RecoverCommand: ParsableCommand {
       ] + directoryOptions + [
         SearchRunOptions.threads, SearchRunOptions.shard, SearchRunOptions.resume, out,
         SearchRunOptions.progressInterval.option, SearchRunOptions.json,
-      ],
+      ] + SearchRunOptions.engineOptions,
       subcommands: [RecoverCollectCommand.self, RecoverPasswordCommand.self],
       usage: "[<options>]",
       runsWithoutSubcommand: true)
@@ -247,6 +247,8 @@ struct RecoverCommand: ParsableCommand {
     for (option, path) in directories {
       targets += try Self.targets(from: path, option: option)
     }
+    // The engine before the phrase: an OpenCL device that is not there is refused first.
+    let backend = try searchRun.backend()
     if let outputPath {
       try RecoverFiles.checkOutput(outputPath)
       if searchesPassphrases { try RecoverFiles.checkOutput(outputPath + ".passphrase") }
@@ -265,7 +267,7 @@ struct RecoverCommand: ParsableCommand {
       passphrases: try readPassphrases(),
       configuration: .init(
         threads: searchRun.threads, shardIndex: searchRun.shard.index,
-        shardCount: searchRun.shard.count),
+        shardCount: searchRun.shard.count, backend: backend),
       sharded: searchRun.shardGiven, typos: searchRun.typoModel)
     if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")

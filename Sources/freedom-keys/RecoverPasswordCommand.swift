@@ -79,7 +79,7 @@ struct RecoverPasswordCommand: ParsableCommand {
         SearchRunOptions.keyboard.option, SearchRunOptions.maxHours.option,
         SearchRunOptions.resume, SearchRunOptions.threads, SearchRunOptions.shard, out,
         SearchRunOptions.progressInterval.option, SearchRunOptions.json,
-      ])
+      ] + SearchRunOptions.engineOptions)
   }
 
   /// The file whose password is looked for, as given.
@@ -142,9 +142,11 @@ struct RecoverPasswordCommand: ParsableCommand {
     if let outputPath { try RecoverFiles.checkOutput(outputPath) }
     // A checkpoint that cannot be written is refused now, not after the search.
     _ = try SearchCheckpoint.prepare(resumePath: resumePath, name: nil)
+    let backend = try searchRun.backend()
     let session = try PasswordSession(
       PasswordSearch(
-        target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads),
+        target: passwordTarget, passwords: try readPasswords(), threads: searchRun.threads,
+        backend: backend),
       automatic: automatic, part: searchRun.shard.index, of: searchRun.shard.count,
       sharded: searchRun.shardGiven,
       // Every search keeps a checkpoint (named, or by itself under its hash).

@@ -21,7 +21,8 @@ final class RecoverReport {
 
   func say(_ event: RecoverySession.Event, session: RecoverySession) {
     let line = RecoveryText.line(
-      event, phases: session.phases.count, checkpoint: checkpoint.path)
+      event, phases: session.phases.count, checkpoint: checkpoint.path,
+      backend: session.configuration.backend)
     switch event {
     case .measured: Output.standardError(line)
     case .checkpointNotSaved:

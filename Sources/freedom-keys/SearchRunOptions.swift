@@ -1,11 +1,13 @@
 import CommandLineKit
+import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
 import PhraseRecovery
 
 /// The options `recover` and `recover password` share, declared and read once: the keyboard
-/// typos are made on, the part of the search this run takes and its workers, when it stops,
-/// its checkpoint, progress and JSON (`--resume` is declared here, read by each command).
+/// typos are made on, the part of the search this run takes, its workers and the engine their
+/// PBKDF2 runs on, when it stops, its checkpoint, progress and JSON (`--resume` is declared
+/// here, read by each command).
 struct SearchRunOptions {
   static let keyboard = TypedOption<KeyboardLayout>(
     option: .value("keyboard", "layout", help: "Typos' keyboard: qwerty, qwertz, azerty."),
@@ -26,6 +28,13 @@ struct SearchRunOptions {
     requirement: "must be a number of seconds above 0 and at most 86400, "
       + "as in --progress-interval 30")
   static let json = SharedOptions.json(help: "Print the result as JSON.")
+  static let engine = TypedOption<PBKDF2Backend.Choice>.choice(
+    "engine", "kind", help: "PBKDF2 on: auto (a GPU if any), cpu, opencl.",
+    PBKDF2Backend.Choice.allCases.map { ($0.rawValue, $0) })
+  static let device = TypedOption<Int>.integer(
+    "device", "n", help: "The OpenCL device (1: the first listed).", in: 1...64)
+  /// The options that choose the engine, in the order help lists them.
+  static let engineOptions = [engine.option, device.option]
 
   /// How the typist's keyboard mistypes (`--keyboard`, QWERTY when not given).
   let typoModel: TypoModel
@@ -40,6 +49,9 @@ struct SearchRunOptions {
   /// Seconds between progress lines; nil: 1 on a terminal, else 30.
   let progressSeconds: Double?
   let printsJSON: Bool
+  /// `--engine` (auto when not given) and `--device`.
+  let engine: PBKDF2Backend.Choice
+  let device: Int?
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     typoModel = TypoModel(keyboard: try arguments.value(Self.keyboard) ?? .qwerty)
@@ -59,6 +71,38 @@ struct SearchRunOptions {
     timeLimit = try arguments.value(Self.maxHours)
     progressSeconds = try arguments.value(Self.progressInterval)
     printsJSON = arguments.flag(Self.json)
+    engine = try arguments.value(Self.engine) ?? .auto
+    device = try arguments.value(Self.device)
+    if engine == .cpu, device != nil {
+      throw arguments.usage("--device <n> names an OpenCL device: drop it, or give --engine opencl")
+    }
+  }
+
+  /// Where the search's PBKDF2 runs: `--engine cpu` the CPU; `auto` a GPU that works, else the
+  /// CPU without a word; `opencl` (or a `--device`) that device, or one line saying why not.
+  func backend() throws(CLIError) -> PBKDF2Backend {
+    do {
+      return try PBKDF2Backend.resolve(engine, device: device)
+    } catch {
+      throw .failure(Self.message(error))
+    }
+  }
+
+  /// The one line for an OpenCL engine that cannot run, with what to install or give instead.
+  static func message(_ error: OpenCLError) -> String {
+    let instead = "or give --engine cpu"
+    return switch error {
+    case .loaderMissing:
+      "--engine opencl needs the OpenCL loader libOpenCL.so.1: install ocl-icd-libopencl1 and "
+        + "a driver (a GPU's, or pocl-opencl-icd), \(instead)"
+    case .noPlatform, .noDevice:
+      "--engine opencl found no OpenCL device: install a GPU's OpenCL driver (or "
+        + "pocl-opencl-icd for the CPU), \(instead)"
+    case .noSuchDevice(_, let count):
+      "--device <n> must be a device from 1 to \(count) (clinfo -l lists them), \(instead)"
+    default:
+      "--engine opencl cannot run: \(error); \(instead)"
+    }
   }
 
   /// The one line for a part that cannot be named, with how to give it (never what was typed).

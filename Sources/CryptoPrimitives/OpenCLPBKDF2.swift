@@ -1,0 +1,300 @@
+internal import COpenCL
+import Synchronization
+
+/// PBKDF2-HMAC-SHA512 (BIP-39 seeds) and PBKDF2-HMAC-SHA256 (vaults, PBKDF2 keystores) on an
+/// OpenCL device, one candidate a work item: the kernels of `OpenCLKernelSource`, built by the
+/// driver when the device is first opened (drivers keep their own cache of built programs) and
+/// checked against `PBKDF2`'s known answers before any candidate is trusted to them.
+///
+/// Candidates and keys stay in `SecureBytes` on the host; the device's buffers are filled with
+/// zeros before they are released. Several threads may derive at once: each call takes a
+/// command queue of its own, so one batch runs while another is packed or read back.
+public final class OpenCLPBKDF2: @unchecked Sendable {
+  /// The device the kernels run on.
+  public let device: OpenCLDevice
+  private let library: OpenCLLibrary
+  private let context: fk_cl_context
+  private let deviceID: fk_cl_device_id
+  private let sha512Program: fk_cl_program
+  private let sha256Program: fk_cl_program
+  /// Queues (with a kernel of each hash) not in use; a call takes one or makes one.
+  private let idle = Mutex<[Queue]>([])
+
+  /// A command queue with its own kernel objects (clSetKernelArg is not safe across threads on
+  /// one kernel).
+  private struct Queue: @unchecked Sendable {
+    let queue: fk_cl_command_queue
+    let sha512: fk_cl_kernel
+    let sha256: fk_cl_kernel
+  }
+
+  /// The hash a kernel build computes.
+  enum Hash: Sendable {
+    case sha512, sha256
+    var digestByteCount: Int { self == .sha512 ? 64 : 32 }
+  }
+
+  /// The engines opened, by device number: a device's kernels are built once a process.
+  private static let opened = Mutex<[Int: OpenCLPBKDF2]>([:])
+
+  /// The engine on `device`, its kernels built and self-tested at the first call.
+  public static func open(_ device: OpenCLDevice) throws(OpenCLError) -> OpenCLPBKDF2 {
+    try opened.withLock { engines throws(OpenCLError) -> OpenCLPBKDF2 in
+      if let engine = engines[device.number] { return engine }
+      let engine = try OpenCLPBKDF2(device: device, library: OpenCLLibrary.loaded.get())
+      try engine.selfTest()
+      engines[device.number] = engine
+      return engine
+    }
+  }
+
+  private init(device: OpenCLDevice, library: OpenCLLibrary) throws(OpenCLError) {
+    self.device = device
+    self.library = library
+    guard let id = fk_cl_device_id(bitPattern: device.handle) else { throw .noDevice }
+    deviceID = id
+    var code: fk_cl_int = 0
+    var ids: [fk_cl_device_id?] = [id]
+    guard let context = library.createContext(nil, 1, &ids, nil, nil, &code) else {
+      throw .callFailed(function: "clCreateContext", code: code)
+    }
+    try OpenCLLibrary.check(code, "clCreateContext")
+    self.context = context
+    sha512Program = try Self.build(library, context, id, OpenCLKernelSource.sha512Options)
+    sha256Program = try Self.build(library, context, id, OpenCLKernelSource.sha256Options)
+  }
+
+  private static func build(
+    _ library: OpenCLLibrary, _ context: fk_cl_context, _ device: fk_cl_device_id,
+    _ options: String
+  ) throws(OpenCLError) -> fk_cl_program {
+    var code: fk_cl_int = 0
+    let source = OpenCLKernelSource.text
+    let created: fk_cl_program? = source.withCString { text in
+      var strings: [UnsafePointer<CChar>?] = [text]
+      var lengths = [source.utf8.count]
+      return library.createProgramWithSource(context, 1, &strings, &lengths, &code)
+    }
+    guard let program = created else {
+      throw .callFailed(function: "clCreateProgramWithSource", code: code)
+    }
+    var devices: [fk_cl_device_id?] = [device]
+    let built = library.buildProgram(program, 1, &devices, options, nil, nil)
+    guard built == FK_CL_SUCCESS else {
+      let log = library.text {
+        library.getProgramBuildInfo(
+          program, device, fk_cl_uint(FK_CL_PROGRAM_BUILD_LOG), $0, $1, $2)
+      }
+      _ = library.releaseProgram(program)
+      throw .buildFailed(
+        log: String(log.split(whereSeparator: \.isNewline).first ?? "error \(built)"))
+    }
+    return program
+  }
+
+  /// How many candidates to pass in one call: enough work items to fill the device's compute
+  /// units (a first setting, to be measured on each GPU).
+  public var preferredBatchSize: Int {
+    device.isGPU ? device.computeUnits * 512 : max(64, device.computeUnits * 32)
+  }
+
+  // MARK: Deriving
+
+  /// One 64-byte seed per phrase: PBKDF2-HMAC-SHA512(password: mnemonics[i], salt: salts[i],
+  /// iterations), as `PBKDF2SHA512Batch.deriveBIP39Seeds` computes it.
+  public func deriveBIP39Seeds(
+    mnemonics: [SecureBytes], salts: [SecureBytes], iterations: Int
+  ) throws(OpenCLError) -> [SecureBytes] {
+    try derive(.sha512, mnemonics, salts, iterations)
+  }
+
+  /// One 32-byte key per password: PBKDF2-HMAC-SHA256(password: passwords[i], salt: salts[i],
+  /// iterations), as `PBKDF2SHA256Batch.deriveKeys` computes it.
+  public func deriveSHA256Keys(
+    passwords: [SecureBytes], salts: [SecureBytes], iterations: Int
+  ) throws(OpenCLError) -> [SecureBytes] {
+    try derive(.sha256, passwords, salts, iterations)
+  }
+
+  /// The most work items one launch takes: the packed lengths are 32-bit offsets, and a
+  /// launch this size stays far below them and below any device's allocation limit.
+  private static let maxLaunch = 1 << 18
+
+  func derive(
+    _ hash: Hash, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
+  ) throws(OpenCLError) -> [SecureBytes] {
+    precondition(iterations >= 1 && iterations <= Int(UInt32.max), "PBKDF2 iterations")
+    precondition(salts.count == passwords.count, "one salt per password")
+    guard !passwords.isEmpty else { return [] }
+    let queue = try takeQueue()
+    defer { idle.withLock { $0.append(queue) } }
+    var keys: [SecureBytes] = []
+    keys.reserveCapacity(passwords.count)
+    var start = 0
+    while start < passwords.count {
+      let end = min(passwords.count, start + Self.maxLaunch)
+      keys += try launch(
+        hash, queue, passwords[start..<end], salts[start..<end], UInt32(iterations))
+      start = end
+    }
+    return keys
+  }
+
+  private func takeQueue() throws(OpenCLError) -> Queue {
+    if let queue = idle.withLock({ $0.popLast() }) { return queue }
+    var code: fk_cl_int = 0
+    guard let queue = library.createCommandQueue(context, deviceID, 0, &code) else {
+      throw .callFailed(function: "clCreateCommandQueue", code: code)
+    }
+    guard let sha512 = library.createKernel(sha512Program, OpenCLKernelSource.kernelName, &code)
+    else {
+      _ = library.releaseCommandQueue(queue)
+      throw .callFailed(function: "clCreateKernel", code: code)
+    }
+    guard let sha256 = library.createKernel(sha256Program, OpenCLKernelSource.kernelName, &code)
+    else {
+      _ = library.releaseKernel(sha512)
+      _ = library.releaseCommandQueue(queue)
+      throw .callFailed(function: "clCreateKernel", code: code)
+    }
+    return Queue(queue: queue, sha512: sha512, sha256: sha256)
+  }
+
+  /// The candidates packed end to end in one zeroizing buffer, and each one's end offset
+  /// (32-bit, in another: lengths are part of the secret).
+  private static func pack(_ items: ArraySlice<SecureBytes>) -> (SecureBytes, SecureBytes) {
+    let total = items.reduce(0) { $0 + $1.count }
+    let bytes = SecureBytes(count: total) { out in
+      var offset = 0
+      for item in items {
+        item.withUnsafeBytes { source in
+          guard let base = source.baseAddress, source.count > 0 else { return }
+          (out.baseAddress! + offset).copyMemory(from: base, byteCount: source.count)
+        }
+        offset += item.count
+      }
+    }
+    let ends = SecureBytes(count: 4 * items.count) { out in
+      var offset: UInt32 = 0
+      for (index, item) in items.enumerated() {
+        offset += UInt32(item.count)
+        out.storeBytes(of: offset, toByteOffset: 4 * index, as: UInt32.self)
+      }
+    }
+    return (bytes, ends)
+  }
+
+  /// One launch: the inputs written, the kernel run, the keys read back, then every buffer
+  /// filled with zeros on the device and released, on success or failure alike.
+  private func launch(
+    _ hash: Hash, _ queue: Queue, _ passwords: ArraySlice<SecureBytes>,
+    _ salts: ArraySlice<SecureBytes>, _ iterations: UInt32
+  ) throws(OpenCLError) -> [SecureBytes] {
+    let count = passwords.count
+    let digest = hash.digestByteCount
+    let (passwordBytes, passwordEnds) = Self.pack(passwords)
+    let (saltBytes, saltEnds) = Self.pack(salts)
+    var buffers: [(fk_cl_mem, Int)] = []
+    defer { wipeAndRelease(buffers, queue.queue) }
+    func buffer(_ byteCount: Int, _ flags: UInt64) throws(OpenCLError) -> fk_cl_mem {
+      var code: fk_cl_int = 0
+      // A buffer of no bytes is an error in OpenCL: an empty input gets one unused byte.
+      let size = max(1, byteCount)
+      guard let memory = library.createBuffer(context, flags, size, nil, &code) else {
+        throw .callFailed(function: "clCreateBuffer", code: code)
+      }
+      buffers.append((memory, size))
+      return memory
+    }
+    func write(_ memory: fk_cl_mem, _ bytes: SecureBytes) throws(OpenCLError) {
+      guard bytes.count > 0 else { return }
+      let code = bytes.withUnsafeBytes {
+        library.enqueueWriteBuffer(
+          queue.queue, memory, FK_CL_TRUE, 0, $0.count, $0.baseAddress, 0, nil, nil)
+      }
+      try OpenCLLibrary.check(code, "clEnqueueWriteBuffer")
+    }
+    let inputs = [passwordBytes, passwordEnds, saltBytes, saltEnds]
+    var memories: [fk_cl_mem] = []  // the kernel's arguments 0...3
+    for input in inputs {
+      let memory = try buffer(input.count, FK_CL_MEM_READ_ONLY)
+      try write(memory, input)
+      memories.append(memory)
+    }
+    let output = try buffer(count * digest, FK_CL_MEM_WRITE_ONLY)
+    let kernel = hash == .sha512 ? queue.sha512 : queue.sha256
+    var rounds = iterations
+    var items = UInt32(count)
+    for (index, var memory) in memories.enumerated() {
+      try OpenCLLibrary.check(
+        library.setKernelArg(kernel, fk_cl_uint(index), MemoryLayout<fk_cl_mem>.size, &memory),
+        "clSetKernelArg")
+    }
+    try OpenCLLibrary.check(library.setKernelArg(kernel, 4, 4, &rounds), "clSetKernelArg")
+    try OpenCLLibrary.check(library.setKernelArg(kernel, 5, 4, &items), "clSetKernelArg")
+    var outputMemory = output
+    try OpenCLLibrary.check(
+      library.setKernelArg(kernel, 6, MemoryLayout<fk_cl_mem>.size, &outputMemory),
+      "clSetKernelArg")
+    // A multiple of 64 work items (the kernel ignores those past `count`), so the driver can
+    // choose a work-group size that suits the device.
+    var global = (count + 63) / 64 * 64
+    try OpenCLLibrary.check(
+      library.enqueueNDRangeKernel(queue.queue, kernel, 1, nil, &global, nil, 0, nil, nil),
+      "clEnqueueNDRangeKernel")
+    var failure: OpenCLError?
+    let keys = SecureBytes(count: count * digest) { out in
+      let code = library.enqueueReadBuffer(
+        queue.queue, output, FK_CL_TRUE, 0, out.count, out.baseAddress, 0, nil, nil)
+      if code != FK_CL_SUCCESS {
+        failure = .callFailed(function: "clEnqueueReadBuffer", code: code)
+      }
+    }
+    if let failure { throw failure }
+    return (0..<count).map { keys[$0 * digest..<($0 + 1) * digest] }
+  }
+
+  /// Fills each buffer with zeros, waits for the queue, releases them.
+  private func wipeAndRelease(_ buffers: [(fk_cl_mem, Int)], _ queue: fk_cl_command_queue) {
+    var zero: UInt8 = 0
+    for (memory, size) in buffers {
+      _ = library.enqueueFillBuffer(queue, memory, &zero, 1, 0, size, 0, nil, nil)
+    }
+    _ = library.finish(queue)
+    for (memory, _) in buffers { _ = library.releaseMemObject(memory) }
+  }
+
+  // MARK: Self-test
+
+  /// Known answers against `PBKDF2` (OpenSSL), before any candidate is trusted to the device:
+  /// passwords at and around each block (a key longer than a block is hashed first) with salts
+  /// that cross a block, at 1 and 3 iterations.
+  private func selfTest() throws(OpenCLError) {
+    let lengths = [0, 1, 63, 64, 65, 111, 112, 127, 128, 129, 200]
+    let passwords = lengths.map { count in
+      SecureBytes(count: count) { out in
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: i &* 7 &+ count) }
+      }
+    }
+    let salts = lengths.reversed().map { count in
+      SecureBytes(count: count) { out in
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: i &* 13 &+ 5) }
+      }
+    }
+    for iterations in [1, 3] {
+      let seeds = try derive(.sha512, passwords, salts, iterations)
+      let keys = try derive(.sha256, passwords, salts, iterations)
+      for index in passwords.indices {
+        let seed = PBKDF2.hmacSHA512(
+          password: passwords[index], salt: salts[index], iterations: iterations,
+          keyByteCount: 64)
+        let key = PBKDF2.hmacSHA256(
+          password: passwords[index], salt: salts[index], iterations: iterations,
+          keyByteCount: 32)
+        guard seeds[index] == seed, keys[index] == key else {
+          throw .selfTestFailed(device: device.name)
+        }
+      }
+    }
+  }
+}
