@@ -6,7 +6,11 @@ FK_BUILD_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
 # What the tests run besides the built binary: ssh-keygen reads the Radicle keys we write;
 # chattr (e2fsprogs) makes a directory read-only for root (without it those tests are skipped);
 # man (man-db) renders the man pages; bash, zsh and fish load the completion scripts.
-FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh fish unicode-data bzip2)
+# strace fails one system call of a search (its found answer must still arrive); PoCL is an
+# OpenCL device on the CPU, so the OpenCL engine's kernels run against the CPU code everywhere
+# (ocl-icd's loader is what the tool dlopens; its headers check our OpenCL declarations).
+FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh fish unicode-data bzip2 strace
+  ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
 # Intel's multi-buffer SHA-512 (x86-64 only): batch PBKDF2 for `recover`, opened at run time.
 if [ "$(uname -m)" = x86_64 ]; then FK_BUILD_PACKAGES+=(libipsec-mb-dev); fi
 
