@@ -32,9 +32,11 @@ struct SearchCheckpoint {
       let file = try CheckpointFile.kept(
         named: name, environment: ProcessInfo.processInfo.environment)
       if FileManager.default.fileExists(atPath: file.path) {
+        // The folder comes from the environment: made one line before it reaches a terminal.
         Output.standardError(
-          "continuing from the checkpoint this search kept in \(file.path) (delete it to "
-            + "search from the start)\n")
+          Output.oneLine(
+            "continuing from the checkpoint this search kept in \(file.path) (delete it to "
+              + "search from the start)") + "\n")
       }
       return SearchCheckpoint(file: file, isNamed: false)
     } catch {
@@ -83,14 +85,18 @@ struct SearchCheckpoint {
   static func shellWords(_ arguments: [String]) -> String? {
     var words: [String] = []
     for argument in arguments {
-      if argument.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+      if argument.unicodeScalars.contains(where: {
+        $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+      }) {
         return nil
       }
-      let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII
-          && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-            || ("0"..."9").contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar))
-      }
+      let plain =
+        !argument.isEmpty
+        && argument.unicodeScalars.allSatisfy { scalar in
+          scalar.isASCII
+            && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+              || ("0"..."9").contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar))
+        }
       words.append(
         plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'")
     }

@@ -186,7 +186,8 @@ struct RecoverDeliveryTests {
   /// A keystore whose password is empty: the next step printed opens it.
   @Test func theNextStepPrintedWorksForAnEmptyPassword() throws {
     let directory = try TemporaryDirectory()
-    let key = try Secp256k1.PrivateKey(rawRepresentation: SecureBytes(Array(repeating: 7, count: 32)))
+    let key = try Secp256k1.PrivateKey(
+      rawRepresentation: SecureBytes(Array(repeating: 7, count: 32)))
     let keystore = try directory.file(
       "key.json",
       Data(try Web3Keystore.encrypt(privateKey: key, password: SecureBytes([]), scryptN: 1024)))
@@ -227,7 +228,9 @@ struct RecoverDeliveryTests {
     #expect(collect.stderr.isEmpty)
     #expect(collect.stdout.hasPrefix("found by shard "), "\(collect.stdout)")
     #expect(collect.stdout.contains("\nword 12 is 'yellow' (was '?')\n"), "\(collect.stdout)")
-    #expect(collect.stdout.hasSuffix("3 of 3 shards: 2,048 of 2,048 candidates searched\n"), "\(collect.stdout)")
+    #expect(
+      collect.stdout.hasSuffix("3 of 3 shards: 2,048 of 2,048 candidates searched\n"),
+      "\(collect.stdout)")
     let found = try directory.contents().filter { $0.hasPrefix("found-") }
     #expect(found.count == 1)
     #expect(

@@ -492,6 +492,18 @@ struct RecoverTests {
       ]) { $1 })
     #expect(again.status == 130, "\(again.stderr)")
     #expect(again.stderr.contains("; resuming, "), "\(again.stderr)")
+    // The same command without --resume finds it too, by the search's hash.
+    let same = try CLI.run(
+      Array(process.arguments ?? []) + ["--max-hours", "0.0001"],
+      environment: ProcessInfo.processInfo.environment.merging([
+        "XDG_STATE_HOME": directory.url.path
+      ]) { $1 })
+    #expect(same.status == 130, "\(same.stderr)")
+    #expect(
+      same.stderr.hasPrefix(
+        "continuing from the checkpoint this search kept in \(checkpoint) (delete it to search "
+          + "from the start)\n"), "\(same.stderr)")
+    #expect(same.stderr.contains("; resuming, "), "\(same.stderr)")
   }
 
   @Test func aResumedSearchSaysExactlyHowMuchWasDone() throws {
