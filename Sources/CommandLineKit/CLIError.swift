@@ -9,6 +9,9 @@ public enum CLIError: Error, CustomStringConvertible {
   case mismatch(String)
   /// `recover` searched every candidate and none matched the targets: exit 4.
   case notFound(String)
+  /// One part of a search divided among machines searched its share without a match: exit 4
+  /// as `notFound`, but worded as a result, not an error (another part may hold the match).
+  case partWithoutMatch(String)
   /// The user interrupted a long-running command (Ctrl-C): exit 130, as a shell reports SIGINT.
   case interrupted(String)
 
@@ -18,7 +21,7 @@ public enum CLIError: Error, CustomStringConvertible {
     case .usage: 2
     case .failure: 1
     case .mismatch: 3
-    case .notFound: 4
+    case .notFound, .partWithoutMatch: 4
     case .interrupted: 130
     }
   }
@@ -27,7 +30,7 @@ public enum CLIError: Error, CustomStringConvertible {
     switch self {
     case .usage(let message, let commandPath): "\(message) (see '\(commandPath) --help')"
     case .failure(let message), .mismatch(let message), .notFound(let message),
-      .interrupted(let message):
+      .partWithoutMatch(let message), .interrupted(let message):
       message
     }
   }

@@ -46,6 +46,9 @@ extension CommandLineTool {
         streams.output(CompletionScript.script(for: shell, of: self))
       }
       return 0
+    } catch CLIError.partWithoutMatch(let message) {
+      streams.error("\(name): \(StandardStreams.oneLine(message))\n")
+      return CLIError.partWithoutMatch(message).exitStatus
     } catch let error as CLIError {
       streams.error(errorLine(error.description))
       return error.exitStatus

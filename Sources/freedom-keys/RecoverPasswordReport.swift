@@ -63,7 +63,9 @@ final class RecoverPasswordReport {
       checkpoint.reportFailure(result.checkpointFailure)
       let reason = RecoveryText.exhausted(session, file: file)
       // Another part may hold the match: only the merged results can say.
-      if session.part != nil { throw CLIError.notFound(reason + "; " + RecoverReport.mergeHint) }
+      if session.part != nil {
+        throw CLIError.partWithoutMatch(reason + "; " + RecoverReport.mergeHint)
+      }
       throw CLIError.notFound(
         reason + "; widen the search (a higher --password-typos, --password-candidates FILE) or "
           + "check the file")

@@ -69,7 +69,7 @@ final class RecoverReport {
     let reason = RecoveryText.exhausted(result, automatic: automatic, phases: phases)
     // Another part may hold the match: only the merged results can say.
     if result.phase.recovery.configuration.shardCount > 1 {
-      return .notFound(reason + "; " + Self.mergeHint)
+      return .partWithoutMatch(reason + "; " + Self.mergeHint)
     }
     // Every phrase may be right and the target elsewhere, or the seed another passphrase's.
     let accounts =

@@ -108,9 +108,10 @@ struct RecoverPasswordShardTests {
     #expect(run.status == 4)
     #expect(
       run.stderr.hasSuffix(
-        "freedom-keys: error: no password of shard 3/3 opened \(Self.keystore): all 67 of its "
+        "freedom-keys: no password of shard 3/3 opened \(Self.keystore): all 67 of its "
           + "passwords tried; this shard holds no match: merge every shard's --json result "
           + "with 'freedom-keys recover collect DIR'\n"))
+    #expect(!run.stderr.contains("error:"), "a part without the match is no error")
     #expect(!FileManager.default.fileExists(atPath: out))
     let object = try Self.object(run.stdout)
     #expect(object["found"] as? Bool == false)
