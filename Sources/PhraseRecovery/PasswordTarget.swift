@@ -43,11 +43,25 @@ package enum PasswordTarget: Sendable {
     }
   }
 
+  /// What a candidate is checked against: a vault's sealed object (desktop's and MetaMask's
+  /// are the same cipher) or a keystore.
+  private enum Check {
+    case sealed(BrowserPassworderVault)
+    case keystore(Web3Keystore)
+  }
+
+  private var check: Check {
+    switch self {
+    case .vault(let vault): .sealed(vault.sealed)
+    case .metamaskVault(let vault): .sealed(vault.sealed)
+    case .keystore(let keystore): .keystore(keystore)
+    }
+  }
+
   /// The key derivation, for messages: "PBKDF2-HMAC-SHA256, 900000 iterations".
   package var kdfDescription: String {
-    switch self {
-    case .vault(let vault): "PBKDF2-HMAC-SHA256, \(vault.iterations) iterations"
-    case .metamaskVault(let vault): "PBKDF2-HMAC-SHA256, \(vault.iterations) iterations"
+    switch check {
+    case .sealed(let vault): "PBKDF2-HMAC-SHA256, \(vault.iterations) iterations"
     case .keystore(let keystore):
       switch keystore.kdf {
       case .pbkdf2(let iterations): "PBKDF2-HMAC-SHA256, \(iterations) iterations"
@@ -61,13 +75,8 @@ package enum PasswordTarget: Sendable {
   package func firstOpening(_ passwords: [SecureBytes], on backend: PBKDF2Backend = .cpu)
     throws(PasswordRecoveryError) -> Int?
   {
-    switch self {
-    case .vault(let vault):
-      return Self.pbkdf2(
-        passwords, salt: vault.keySalt, iterations: vault.iterations, on: backend
-      )
-      .firstIndex(where: vault.isKey)
-    case .metamaskVault(let vault):
+    switch check {
+    case .sealed(let vault):
       return Self.pbkdf2(
         passwords, salt: vault.keySalt, iterations: vault.iterations, on: backend
       )
@@ -128,10 +137,8 @@ package enum PasswordTarget: Sendable {
   /// The file's key for `password` (its KDF, once): what a checkpoint's search hash is keyed
   /// with, so that the checkpoint is no cheaper to guess passwords against than the file.
   func deriveKey(_ password: SecureBytes) throws(PasswordRecoveryError) -> SecureBytes {
-    switch self {
-    case .vault(let vault):
-      return Self.pbkdf2([password], salt: vault.keySalt, iterations: vault.iterations)[0]
-    case .metamaskVault(let vault):
+    switch check {
+    case .sealed(let vault):
       return Self.pbkdf2([password], salt: vault.keySalt, iterations: vault.iterations)[0]
     case .keystore(let keystore):
       switch keystore.kdf {
@@ -157,9 +164,9 @@ package enum PasswordTarget: Sendable {
   /// What tells this file apart, public: its kind, KDF and salt.
   var publicBytes: [UInt8] {
     switch self {
-    case .vault(let vault): Array("vault \(kdfDescription)\0".utf8) + vault.keySalt
+    case .vault(let vault): Array("vault \(kdfDescription)\0".utf8) + vault.sealed.keySalt
     case .metamaskVault(let vault):
-      Array("metamask vault \(kdfDescription)\0".utf8) + vault.keySalt
+      Array("metamask vault \(kdfDescription)\0".utf8) + vault.sealed.keySalt
     case .keystore(let keystore): Array("keystore \(kdfDescription)\0".utf8) + keystore.salt
     }
   }

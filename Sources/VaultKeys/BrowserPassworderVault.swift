@@ -73,16 +73,19 @@ package struct BrowserPassworderVault: Sendable {
   }
 
   /// The plaintext, opened with `password` (the UTF-8 bytes as typed: browser-passworder does
-  /// not normalise it). Takes as long as `iterations` PBKDF2 rounds.
-  func open(password: SecureBytes) throws(VaultOpeningError) -> SecureBytes {
+  /// not normalise it). Takes as long as `iterations` PBKDF2 rounds. A wrong password (or
+  /// altered data) throws `incorrect`; another failure of the cipher, `failed`'s error.
+  func open<Failure: Error>(
+    password: SecureBytes, incorrect: Failure, failed: (CryptoError) -> Failure
+  ) throws(Failure) -> SecureBytes {
     let key = PBKDF2.hmacSHA256(
       password: password, salt: salt, iterations: iterations, keyByteCount: Self.keyByteCount)
     do {
       return try AES.gcm256Open(key: key, iv: iv, ciphertext: ciphertext, tag: tag)
-    } catch CryptoError.authenticationFailed {
-      throw .incorrectPassword
+    } catch .authenticationFailed {
+      throw incorrect
     } catch {
-      throw .decryptionFailed(error)
+      throw failed(error)
     }
   }
 
@@ -124,14 +127,6 @@ enum VaultFormatError: Error {
   case unsupportedAlgorithm(String)
   /// The iteration count is outside `supportedIterations`.
   case unsupportedIterations(Int)
-}
-
-/// Why a browser-passworder vault did not open.
-enum VaultOpeningError: Error {
-  /// The key does not verify the tag: a wrong password (or altered data).
-  case incorrectPassword
-  /// The cipher library failed for another reason.
-  case decryptionFailed(CryptoError)
 }
 
 /// One JSON object of a vault read with the package's strict reader; a member that is absent or

@@ -32,7 +32,7 @@ public struct DesktopVault: Sendable {
   /// When desktop Freedom wrote the vault (ISO 8601, as stored), if recorded.
   public let createdAt: String?
   /// The sealed mnemonic (`encrypted`).
-  let sealed: BrowserPassworderVault
+  package let sealed: BrowserPassworderVault
 
   /// The PBKDF2-HMAC-SHA256 iteration count.
   public var iterations: Int { sealed.iterations }
@@ -71,27 +71,11 @@ public struct DesktopVault: Sendable {
   /// vault password as typed (browser-passworder does not normalise it). Takes as long as
   /// `iterations` PBKDF2 rounds: about a second at desktop Freedom's 900,000.
   public func decryptMnemonic(password: SecureBytes) throws(DesktopVaultError) -> SecureBytes {
-    let plaintext: SecureBytes
-    do throws(VaultOpeningError) {
-      plaintext = try sealed.open(password: password)
-    } catch {
-      switch error {
-      case .incorrectPassword: throw .incorrectPassword
-      case .decryptionFailed(let error): throw .decryptionFailed(error)
-      }
-    }
+    let plaintext = try sealed.open(
+      password: password, incorrect: .incorrectPassword, failed: DesktopVaultError.decryptionFailed)
     guard let mnemonic = MnemonicPayload.mnemonic(in: plaintext) else { throw .noMnemonic }
     return mnemonic
   }
-
-  // MARK: - Checking a password's key (a search over passwords)
-
-  /// The PBKDF2 salt, for deriving many candidates' keys in one batch.
-  package var keySalt: [UInt8] { sealed.keySalt }
-
-  /// Whether `key`, PBKDF2-HMAC-SHA256(password, `keySalt`, `iterations`, 32 bytes), opens the
-  /// vault: the AES-256-GCM tag verifies (a wrong key passes with probability 2^-128).
-  package func isKey(_ key: SecureBytes) -> Bool { sealed.isKey(key) }
 }
 
 /// Reads the mnemonic out of the decrypted `{"mnemonic": "…"}` with the package's strict JSON

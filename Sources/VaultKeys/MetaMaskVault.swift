@@ -24,7 +24,7 @@ public struct MetaMaskVault: Sendable {
   /// The keyring type that holds a Secret Recovery Phrase.
   static let hdKeyringType = "HD Key Tree"
 
-  let sealed: BrowserPassworderVault
+  package let sealed: BrowserPassworderVault
 
   /// The PBKDF2-HMAC-SHA256 iteration count.
   public var iterations: Int { sealed.iterations }
@@ -91,27 +91,12 @@ public struct MetaMaskVault: Sendable {
   /// The Secret Recovery Phrase (UTF-8, as MetaMask stored it) of the vault's first HD keyring,
   /// opened with `password`, the UTF-8 bytes of the wallet password as typed.
   public func decryptMnemonic(password: SecureBytes) throws(MetaMaskVaultError) -> SecureBytes {
-    let plaintext: SecureBytes
-    do throws(VaultOpeningError) {
-      plaintext = try sealed.open(password: password)
-    } catch {
-      switch error {
-      case .incorrectPassword: throw .incorrectPassword
-      case .decryptionFailed(let error): throw .decryptionFailed(error)
-      }
-    }
+    let plaintext = try sealed.open(
+      password: password, incorrect: .incorrectPassword, failed: MetaMaskVaultError.decryptionFailed
+    )
     guard let mnemonic = Keyrings.firstMnemonic(in: plaintext) else { throw .noMnemonic }
     return mnemonic
   }
-
-  // MARK: - Checking a password's key (a search over passwords)
-
-  /// The PBKDF2 salt, for deriving many candidates' keys in one batch.
-  package var keySalt: [UInt8] { sealed.keySalt }
-
-  /// Whether `key`, PBKDF2-HMAC-SHA256(password, `keySalt`, `iterations`, 32 bytes), opens the
-  /// vault.
-  package func isKey(_ key: SecureBytes) -> Bool { sealed.isKey(key) }
 }
 
 /// Reads the first HD keyring's mnemonic out of the decrypted keyrings

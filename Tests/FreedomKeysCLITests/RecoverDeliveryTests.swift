@@ -228,9 +228,11 @@ struct RecoverDeliveryTests {
     #expect(collect.stderr.isEmpty)
     #expect(collect.stdout.hasPrefix("found by shard "), "\(collect.stdout)")
     #expect(collect.stdout.contains("\nword 12 is 'yellow' (was '?')\n"), "\(collect.stdout)")
-    #expect(
-      collect.stdout.hasSuffix("3 of 3 shards: 2,048 of 2,048 candidates searched\n"),
-      "\(collect.stdout)")
+    // Every part's result is read; the part with the match stops at it, after as many of its
+    // candidates as its threads had reached (so fewer than 2,048 may be counted).
+    let summary = try #require(collect.stdout.split(separator: "\n").last)
+    #expect(summary.hasPrefix("3 of 3 shards: "), "\(collect.stdout)")
+    #expect(summary.hasSuffix(" of 2,048 candidates searched"), "\(collect.stdout)")
     let found = try directory.contents().filter { $0.hasPrefix("found-") }
     #expect(found.count == 1)
     #expect(
