@@ -80,26 +80,17 @@ struct SearchCheckpoint {
       "\(failure); the answer above stands (the checkpoint only lets a run continue)")
   }
 
-  /// `arguments` as a shell reads them back, each quoted where it must be; nil when one holds
-  /// a control character (it would act on the terminal, and cannot be shown as typed).
+  /// `arguments` as a shell reads them back (each quoted by the one shell-quoting rule, an
+  /// empty one as ''); nil when one holds a control character (it would act on the terminal,
+  /// and cannot be shown as typed).
   static func shellWords(_ arguments: [String]) -> String? {
-    var words: [String] = []
-    for argument in arguments {
-      if argument.unicodeScalars.contains(where: {
-        $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
-      }) {
-        return nil
-      }
-      let plain =
-        !argument.isEmpty
-        && argument.unicodeScalars.allSatisfy { scalar in
-          scalar.isASCII
-            && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-              || ("0"..."9").contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar))
-        }
-      words.append(
-        plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'")
+    let control = { (scalar: Unicode.Scalar) in
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
-    return words.joined(separator: " ")
+    guard !arguments.contains(where: { $0.unicodeScalars.contains(where: control) }) else {
+      return nil
+    }
+    return arguments.map { $0.isEmpty ? "''" : NodeText.shellQuoted($0) }
+      .joined(separator: " ")
   }
 }
