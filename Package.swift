@@ -7,8 +7,6 @@ let package = Package(
     // SecureBytes and the key types appear in VaultKeys' public API, so an app imports both.
     .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "VaultKeys", targets: ["VaultKeys"]),
-    .library(name: "NodeFiles", targets: ["NodeFiles"]),
-    .library(name: "FreedomNodes", targets: ["FreedomNodes"]),
     .executable(name: "freedom-keys", targets: ["freedom-keys"]),
   ],
   targets: [
@@ -25,6 +23,10 @@ let package = Package(
     // The package's only Swift caller of libc (`package` access): files, streams, terminal,
     // signals, threads, core dumps, libraries opened at run time.
     .target(name: "SystemCalls"),
+    // How text reaches a person: the one rule that makes text from a file safe on a terminal,
+    // and messages whose typed remedies the tool words. Pure Swift, beneath the command-line
+    // framework and the libraries alike.
+    .target(name: "Wording"),
     .target(
       name: "CryptoPrimitives",
       dependencies: [
@@ -32,7 +34,7 @@ let package = Package(
       ]),
     .target(
       name: "VaultKeys",
-      dependencies: ["CryptoPrimitives"],
+      dependencies: ["CryptoPrimitives", "Wording"],
       resources: [
         .embedInCode("Wordlists/english.txt"),
         .embedInCode("Wordlists/japanese.txt"),
@@ -46,41 +48,45 @@ let package = Package(
         .embedInCode("Wordlists/portuguese.txt"),
       ]),
     .target(
-      name: "PhraseRecovery", dependencies: ["VaultKeys", "CryptoPrimitives", "SystemCalls"]),
+      name: "Recovery",
+      dependencies: ["VaultKeys", "CryptoPrimitives", "SystemCalls", "Wording"]),
     .target(name: "NodeFiles", dependencies: ["CryptoPrimitives", "SystemCalls"]),
     // The command-line framework: options, commands, help, man pages, completions.
-    .target(name: "CommandLineKit", dependencies: ["SystemCalls"]),
+    .target(name: "CommandLineKit", dependencies: ["SystemCalls", "Wording"]),
     .target(
       name: "FreedomNodes",
-      dependencies: ["VaultKeys", "NodeFiles", "PhraseRecovery", "CryptoPrimitives"]),
+      dependencies: ["VaultKeys", "NodeFiles", "Recovery", "CryptoPrimitives", "Wording"]),
     .executableTarget(
       name: "freedom-keys",
       dependencies: [
-        "CommandLineKit", "FreedomNodes", "VaultKeys", "PhraseRecovery", "CryptoPrimitives",
+        "CommandLineKit", "FreedomNodes", "VaultKeys", "Recovery", "CryptoPrimitives",
+        "Wording",
       ]
     ),
     // The helpers every test target shares (scratch directories, running programs).
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    .testTarget(name: "WordingTests", dependencies: ["Wording"]),
     .testTarget(
       name: "VaultKeysTests", dependencies: ["VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
-      name: "PhraseRecoveryTests",
-      dependencies: ["PhraseRecovery", "VaultKeys", "CryptoPrimitives"]),
+      name: "RecoveryTests",
+      dependencies: ["Recovery", "VaultKeys", "CryptoPrimitives"]),
     .testTarget(
       name: "NodeFilesTests",
       dependencies: ["NodeFiles", "VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
       name: "FreedomNodesTests",
       dependencies: [
-        "FreedomNodes", "NodeFiles", "PhraseRecovery", "VaultKeys", "CryptoPrimitives",
+        "FreedomNodes", "NodeFiles", "Recovery", "VaultKeys", "CryptoPrimitives",
+        "TestSupport",
       ]),
     .testTarget(
       name: "FreedomKeysCLITests",
       dependencies: ["freedom-keys", "VaultKeys", "CryptoPrimitives", "TestSupport"]),
     .testTarget(
-      name: "GoldenVectors", dependencies: ["VaultKeys", "CryptoPrimitives"],
+      name: "GoldenVectors", dependencies: ["VaultKeys", "FreedomNodes", "CryptoPrimitives"],
       resources: [.copy("Vectors")]),
   ]
 )

@@ -12,8 +12,6 @@ let package = Package(
       dependencies: [
         .product(name: "CryptoPrimitives", package: "freedom-keys"),
         .product(name: "VaultKeys", package: "freedom-keys"),
-        .product(name: "NodeFiles", package: "freedom-keys"),
-        .product(name: "FreedomNodes", package: "freedom-keys"),
       ],
       path: "freedom-keys-bench")
   ]

@@ -2,17 +2,15 @@
 // profiles as fit below the 4 MiB limit of a node file, each with a display name and a slot.
 
 import Foundation
-import NodeFiles
-import VaultKeys
 
-/// abandon…about's identities, the profile verify compares against.
-let freedomProfile = try! FreedomProfile(mnemonic: Mnemonic(phrase: phrase))
+/// The most bytes freedom-keys reads of a node file (4 MiB), as the tool documents it.
+let nodeFileLimit = 4 * 1024 * 1024
 
-/// Writes `<directory>/profile-registry.json` just below `NodeFileReader.maximumByteCount` and
-/// returns how many profiles it holds.
+/// Writes `<directory>/profile-registry.json` just below `nodeFileLimit` and returns how many
+/// profiles it holds.
 func writeRegistryAtTheLimit(in directory: String) -> Int {
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  let limit = NodeFileReader.maximumByteCount
+  let limit = nodeFileLimit
   var text = #"{"version": 1, "profiles": [{"id": "default", "displayName": "Main", "slot": 0}"#
   var count = 1
   while true {
@@ -23,6 +21,6 @@ func writeRegistryAtTheLimit(in directory: String) -> Int {
   }
   text += "]}"
   _ = FileManager.default.createFile(
-    atPath: directory + "/" + DesktopProfileRegistry.fileName, contents: Data(text.utf8))
+    atPath: directory + "/profile-registry.json", contents: Data(text.utf8))
   return count
 }

@@ -14,7 +14,6 @@
 
 import CryptoPrimitives
 import Foundation
-import NodeFiles
 import VaultKeys
 
 struct RecoverEndToEndReport: Encodable {

@@ -9,8 +9,6 @@
 
 import CryptoPrimitives
 import Foundation
-import FreedomNodes
-import NodeFiles
 import VaultKeys
 
 struct CaseResult: Encodable {
@@ -37,7 +35,8 @@ struct Report: Encodable {
   var mnemonicToSeedVsPython: [String: Double]?
   /// The whole profile (mnemonic → every identity) over mnemonic → seed alone (target ≤ 1.3).
   var wholeProfileVsSeed: Double?
-  /// `export bee`'s work over the bare libsodium scrypt call (target ≤ 1.1).
+  /// `export bee` as a whole process over the bare libsodium scrypt call (in process it was
+  /// ≤ 1.1; the process adds its start and the reading of its files).
   var exportBeeVsScrypt: Double?
   var peakRSSKiB: Int?
   /// `recover`'s kernels: seeds and addresses per second per core (RecoverKernels.swift).
@@ -80,6 +79,60 @@ var report = Report(machine: [
       name: name, iterations: iterations, medianMs: median(wall), medianCpuMs: median(cpu),
       minMs: wall.first ?? 0, maxMs: wall.last ?? 0))
   FileHandle.standardError.write(Data("\(name): \(median(wall)) ms (CPU \(median(cpu)) ms)\n".utf8))
+}
+
+/// Times a whole freedom-keys process `iterations` times after one warm-up run: wall time, and
+/// the child's CPU time (user + system). `body` runs the process and returns its exit status,
+/// which must be one the command documents (0, or 3 for a `verify` that found a mismatch).
+@MainActor func measureCommand(_ name: String, iterations: Int, _ body: () throws -> Int32) {
+  if let filter, !name.contains(filter) { return }
+  var wall: [Double] = []
+  var cpu: [Double] = []
+  do {
+    for iteration in 0...iterations {
+      let (wall0, cpu0) = (now(CLOCK_MONOTONIC), childrenCpuMs())
+      let status = try body()
+      let (wall1, cpu1) = (now(CLOCK_MONOTONIC), childrenCpuMs())
+      guard status == 0 || status == 3 else {
+        FileHandle.standardError.write(Data("\(name): skipped, the tool exited \(status)\n".utf8))
+        return
+      }
+      if iteration > 0 {
+        wall.append(wall1 - wall0)
+        cpu.append(cpu1 - cpu0)
+      }
+    }
+  } catch {
+    FileHandle.standardError.write(Data("\(name): skipped, \(error)\n".utf8))
+    return
+  }
+  wall.sort()
+  cpu.sort()
+  report.cases.append(
+    CaseResult(
+      name: name, iterations: iterations, medianMs: median(wall), medianCpuMs: median(cpu),
+      minMs: wall.first ?? 0, maxMs: wall.last ?? 0))
+  FileHandle.standardError.write(Data("\(name): \(median(wall)) ms (CPU \(median(cpu)) ms)\n".utf8))
+}
+
+/// Runs `executable` with its output discarded and returns its exit status.
+func runCommand(_ executable: String, _ arguments: [String]) throws -> Int32 {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  return process.terminationStatus
+}
+
+/// CPU milliseconds (user + system) of the children this process has waited for.
+func childrenCpuMs() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+  func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1e3 + Double(time.tv_usec) * 1e-3 }
+  return ms(usage.ru_utime) + ms(usage.ru_stime)
 }
 
 /// Milliseconds on `clock`.
@@ -169,30 +222,44 @@ try measure("whole profile from the seed (masters, 4 identities)", iterations: 1
 try measure("whole profile from the mnemonic", iterations: 300) {
   keep(try FreedomProfile(mnemonic: Mnemonic(phrase: phrase)).seed)
 }
-// What `freedom-keys export bee` does after reading its inputs: mnemonic → Swarm key → bee
-// keystore (scrypt N=2^15, AES-128-CTR, Keccak MAC) → keys/swarm.key written atomically.
+// `freedom-keys export bee` as a whole process: mnemonic → Swarm key → bee keystore (scrypt
+// N=2^15, AES-128-CTR, Keccak MAC) → keys/swarm.key written atomically, in a new directory each
+// run. The node engine is the package's own (`package` access), so the benchmark runs the tool.
 let exportDirectory = FileManager.default.temporaryDirectory
   .appendingPathComponent("freedom-keys-bench-\(getpid())").path
-try measure("export bee: mnemonic → keys/swarm.key (N=2^15)", iterations: 15) {
-  let profile = try FreedomProfile(mnemonic: Mnemonic(phrase: phrase))
-  let keystore = try Web3Keystore.encrypt(privateKey: profile.swarm.privateKey, password: password)
-  _ = try SecureFileWriter.createDirectory(exportDirectory + "/keys")
-  try SecureFileWriter.write(keystore, to: exportDirectory + "/keys/swarm.key", replace: .replace)
-  sink &+= keystore.count
+if let binary = freedomKeysBinary() {
+  try? FileManager.default.createDirectory(
+    atPath: exportDirectory, withIntermediateDirectories: true)
+  let phraseFile = exportDirectory + "/abandon-about.txt"
+  let passwordFile = exportDirectory + "/password"
+  for (file, text) in [(phraseFile, mnemonic), (passwordFile, "correct horse battery staple")] {
+    _ = FileManager.default.createFile(
+      atPath: file, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600])
+  }
+  var run = 0
+  measureCommand("export bee: mnemonic → keys/swarm.key (N=2^15, whole process)", iterations: 15) {
+    run += 1
+    return try runCommand(
+      binary,
+      [
+        "export", "bee", "--data-dir", exportDirectory + "/bee-\(run)", "--mnemonic-file",
+        phraseFile,
+        "--password-file", passwordFile,
+      ])
+  }
+  // `verify --freedom-dir` of an app root whose profile-registry.json is at the 4 MiB limit
+  // (issue 26 item 7: quadratic in the profiles before, 60k of them took 42 s).
+  let registryDirectory = exportDirectory + "/registry"
+  let registryProfiles = writeRegistryAtTheLimit(in: registryDirectory)
+  measureCommand(
+    "verify --freedom-dir, registry at the 4 MiB limit (\(registryProfiles) profiles, whole process)",
+    iterations: 5
+  ) {
+    try runCommand(
+      binary, ["verify", "--mnemonic-file", phraseFile, "--freedom-dir", registryDirectory])
+  }
 }
 try? FileManager.default.removeItem(atPath: exportDirectory)
-// `verify --freedom-dir` of an app root whose profile-registry.json is at the 4 MiB limit
-// (issue 26 item 7: quadratic in the profiles before, 60k of them took 42 s).
-let registryDirectory = FileManager.default.temporaryDirectory
-  .appendingPathComponent("freedom-keys-bench-registry-\(getpid())").path
-let registryProfiles = writeRegistryAtTheLimit(in: registryDirectory)
-try measure(
-  "verify --freedom-dir, registry at the 4 MiB limit (\(registryProfiles) profiles)", iterations: 5
-) {
-  let installation = try DesktopInstallation(userData: registryDirectory)
-  sink &+= try NodeSession.verify(installation, against: freedomProfile).count
-}
-try? FileManager.default.removeItem(atPath: registryDirectory)
 if let scryptCase = report.cases.first(where: { $0.name.hasPrefix("scrypt") }),
   let exportCase = report.cases.first(where: { $0.name.hasPrefix("export bee") })
 {

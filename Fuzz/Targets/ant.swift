@@ -1,3 +1,4 @@
+import FreedomNodes
 import VaultKeys
 
 /// Ant identity.json: an identity that parses is written by `json` and reads back the same.

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import FreedomNodes
 import VaultKeys
 
 /// antd's config.yaml: never crashes; a file that reads can have its password set, and the

@@ -1,7 +1,7 @@
 import CryptoPrimitives
 import VaultKeys
 
-@testable import PhraseRecovery
+@testable import Recovery
 
 /// A small search the checkpoints are checked against: word 3 of the "legal winner" BIP-39
 /// vector written as "th*" (15 candidates, one chunk), its Swarm wallet as the target.

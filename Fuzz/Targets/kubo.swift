@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import FreedomNodes
 import VaultKeys
 
 /// kubo config edit: a config that parses can be given an identity; the result parses and holds

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import FreedomNodes
 import VaultKeys
 
 /// OpenSSH Ed25519 private key reader: a key that parses is written by `pem` and reads back the

@@ -1,3 +1,5 @@
+import FreedomNodes
+
 @testable import VaultKeys
 
 /// profile.json's slot as desktop reads it: never crashes; a slot is a safe integer; and where

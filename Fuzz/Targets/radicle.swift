@@ -1,3 +1,4 @@
+import FreedomNodes
 import VaultKeys
 
 /// Radicle config edit: a config that parses gets the alias; the result parses with that alias,

@@ -1,3 +1,4 @@
+import FreedomNodes
 import VaultKeys
 
 /// Desktop's vault-meta.json: never crashes, reads deterministically, and what it lists is what

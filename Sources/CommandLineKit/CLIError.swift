@@ -1,5 +1,5 @@
 /// The ways a command ends other than success, each with its exit status.
-public enum CLIError: Error, CustomStringConvertible {
+package enum CLIError: Error, CustomStringConvertible {
   /// The command line itself is wrong (unknown option, missing value, …): exit 2, with a hint
   /// to `commandPath --help`.
   case usage(String, commandPath: String)
@@ -16,7 +16,7 @@ public enum CLIError: Error, CustomStringConvertible {
   case interrupted(String)
 
   /// The process exit status for this error.
-  public var exitStatus: Int32 {
+  package var exitStatus: Int32 {
     switch self {
     case .usage: 2
     case .failure: 1
@@ -26,7 +26,7 @@ public enum CLIError: Error, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .usage(let message, let commandPath): "\(message) (see '\(commandPath) --help')"
     case .failure(let message), .mismatch(let message), .notFound(let message),

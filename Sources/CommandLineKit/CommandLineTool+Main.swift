@@ -1,10 +1,11 @@
 import SystemCalls
+import Wording
 
 extension CommandLineTool {
   /// Runs the tool on the process's command line and exits with its status (`run`). Every
   /// argument is read as its exact UTF-8 text (`arguments(_:)`); `describe` words the errors
   /// that are not a `CLIError` (exit 1).
-  public func main(describe: (any Error) -> String = { String(describing: $0) }) -> Never {
+  package func main(describe: (any Error) -> String = { String(describing: $0) }) -> Never {
     let argv = (1..<Int(CommandLine.argc)).compactMap { index in
       CommandLine.unsafeArgv[index].map { pointer in
         var bytes: [UInt8] = []
@@ -25,12 +26,12 @@ extension CommandLineTool {
   /// status; an error is one line on standard error (`name: error: …`), `describe` wording
   /// those that are not a `CLIError` (exit 1). A function, so every value the command held is
   /// released before the process exits.
-  public func run(
+  package func run(
     _ arguments: [String], streams: StandardStreams = .process,
     describe: (any Error) -> String = { String(describing: $0) }
   ) -> Int32 {
     do {
-      switch try ArgumentParser.parse(arguments, of: self) {
+      switch try ArgumentReader.parse(arguments, of: self) {
       case .help(let node):
         streams.output(HelpText.render(node))
       case .version:
@@ -47,7 +48,7 @@ extension CommandLineTool {
       }
       return 0
     } catch CLIError.partWithoutMatch(let message) {
-      streams.error("\(name): \(StandardStreams.oneLine(message))\n")
+      streams.error("\(name): \(TerminalText.oneLine(message))\n")
       return CLIError.partWithoutMatch(message).exitStatus
     } catch let error as CLIError {
       streams.error(errorLine(error.description))
@@ -59,8 +60,8 @@ extension CommandLineTool {
   }
 
   /// `name: error: message`, always exactly one line.
-  public func errorLine(_ message: String) -> String {
-    "\(name): error: \(StandardStreams.oneLine(message))\n"
+  package func errorLine(_ message: String) -> String {
+    "\(name): error: \(TerminalText.oneLine(message))\n"
   }
 
   /// The command line as text, exactly: `CommandLine.arguments` decodes an argument that is
@@ -68,7 +69,7 @@ extension CommandLineTool {
   /// another directory (`node\u{FFFD}`) and write there. Each argument of `argv` (without the
   /// tool's name) is validated instead; the first that is not UTF-8 is refused, named by its
   /// option or position and never by its bytes (a secret typed in the wrong place).
-  public func arguments(_ argv: [[UInt8]]) -> Result<[String], CLIError> {
+  package func arguments(_ argv: [[UInt8]]) -> Result<[String], CLIError> {
     var arguments: [String] = []
     for bytes in argv {
       guard let argument = String(validating: bytes, as: UTF8.self) else {

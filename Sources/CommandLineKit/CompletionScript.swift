@@ -1,12 +1,12 @@
 /// `tool --generate-completion-script bash|zsh|fish`: a completion script made from the
 /// command tree, so every command and option declared appears in it (swift-argument-parser's
 /// spelling of the option).
-public struct CompletionScript {
-  public static let option = Option.value(
+package struct CompletionScript {
+  package static let option = Option.value(
     "generate-completion-script", "shell", help: "Print a completion script for <shell>.",
     choices: Shell.allCases.map(\.rawValue))
 
-  public enum Shell: String, CaseIterable, Sendable {
+  package enum Shell: String, CaseIterable, Sendable {
     case bash, zsh, fish
   }
 
@@ -21,7 +21,7 @@ public struct CompletionScript {
   }
 
   /// The completion script of `tool` for `shell`.
-  public static func script(for shell: Shell, of tool: CommandLineTool) -> String {
+  package static func script(for shell: Shell, of tool: CommandLineTool) -> String {
     let script = CompletionScript(tool: tool)
     return switch shell {
     case .bash: script.bash()
@@ -44,7 +44,7 @@ public struct CompletionScript {
     var states = tree.map { node in
       State(
         commandPath: node.commandPath,
-        subcommands: node.children.map { ($0.configuration.name, $0.configuration.abstract) },
+        subcommands: node.children.map { ($0.definition.name, $0.definition.abstract) },
         options: node.listedOptions)
     }
     // `help export bee`: after `help` the words follow the tree, and nothing else is taken.
@@ -57,7 +57,7 @@ public struct CompletionScript {
             )
             .commandPath,
             subcommands: node.children.filter { !$0.isHelp }.map {
-              ($0.configuration.name, $0.configuration.abstract)
+              ($0.definition.name, $0.definition.abstract)
             },
             options: node.isRoot ? [HelpText.helpOption] : []))
       }

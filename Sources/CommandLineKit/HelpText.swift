@@ -1,11 +1,11 @@
 /// The `--help` text of a command, in swift-argument-parser's layout.
-public enum HelpText {
-  public static let helpOption = Option.flag("help", help: "Show help information.")
-  public static let versionOption = Option.flag("version", help: "Show the version.")
+package enum HelpText {
+  package static let helpOption = Option.flag("help", help: "Show help information.")
+  package static let versionOption = Option.flag("version", help: "Show the version.")
 
   /// `text` as help lines of at most 78 columns, broken between words (for a paragraph built
   /// from constants rather than typed).
-  public static func wrapped(_ text: String) -> String {
+  package static func wrapped(_ text: String) -> String {
     var lines: [String] = []
     for word in text.split(separator: " ") {
       if let last = lines.last, last.count + 1 + word.count <= 78 {
@@ -18,16 +18,16 @@ public enum HelpText {
   }
 
   /// The help text of `node`'s command.
-  public static func render(_ node: CommandNode) -> String {
-    let configuration = node.configuration
+  package static func render(_ node: CommandNode) -> String {
+    let definition = node.definition
     let rows = node.listedOptions.map { option in
       (option == helpOption ? "-h, --help" : option.synopsis, option.help)
     }
-    let subcommandRows = configuration.subcommands.map {
-      ($0.configuration.name, $0.configuration.abstract)
+    let subcommandRows = definition.subcommands.map {
+      ($0.definition.name, $0.definition.abstract)
     }
     let argumentRows =
-      configuration.argument.map { [("<\($0.valueName ?? $0.name)>", $0.help)] } ?? []
+      definition.argument.map { [("<\($0.valueName ?? $0.name)>", $0.help)] } ?? []
     let width = (rows + subcommandRows + argumentRows).map(\.0.count).max() ?? 0
 
     func table(_ rows: [(String, String)]) -> String {
@@ -36,7 +36,7 @@ public enum HelpText {
       }.joined()
     }
 
-    var text = "OVERVIEW: \(configuration.abstract)\n\n"
+    var text = "OVERVIEW: \(definition.abstract)\n\n"
     text += "USAGE: \(node.commandPath) \(node.synopsis)\n\n"
     if !argumentRows.isEmpty { text += "ARGUMENTS:\n" + table(argumentRows) + "\n" }
     text += "OPTIONS:\n" + table(rows)
@@ -44,7 +44,7 @@ public enum HelpText {
       text += "\nSUBCOMMANDS:\n" + table(subcommandRows)
       text += "\n  See '\(node.commandPath) <subcommand> --help' for detailed help.\n"
     }
-    if !configuration.discussion.isEmpty { text += "\n" + configuration.discussion + "\n" }
+    if !definition.discussion.isEmpty { text += "\n" + definition.discussion + "\n" }
     return text
   }
 }

@@ -3,7 +3,7 @@ import SystemCalls
 /// Writing the man pages `--generate-manual DIR` asks for.
 extension ManualPages {
   /// Writes each page into `directory` (created, with its parents, if it does not exist).
-  public static func write(_ pages: [(fileName: String, text: String)], into directory: String)
+  package static func write(_ pages: [(fileName: String, text: String)], into directory: String)
     throws(CLIError)
   {
     try createDirectories(directory)

@@ -1,35 +1,35 @@
 /// `tool --generate-manual DIR`: tool.1 and one page per command below it (tool-export-bee.1 …),
 /// in man(7) markup, made from the same declarations as `--help`. The tool writes them.
-public enum ManualPages {
-  public static let option = Option.value(
+package enum ManualPages {
+  package static let option = Option.value(
     "generate-manual", "dir", help: "Write the man pages (section 1) into <dir>.")
 
   /// The file name and text of every page of `tool`, the tool's own first.
-  public static func pages(of tool: CommandLineTool) -> [(fileName: String, text: String)] {
+  package static func pages(of tool: CommandLineTool) -> [(fileName: String, text: String)] {
     tool.rootNode.tree.filter { !$0.isHelp }.map { ($0.pageName + ".1", page($0)) }
   }
 
   /// The page of one command.
   static func page(_ node: CommandNode) -> String {
-    let configuration = node.configuration
+    let definition = node.definition
     let title = node.pageName.uppercased()
     var page = """
       .TH \(title) 1 "" "\(node.tool.name) \(node.tool.version)" "User Commands"
       .nh
       .ad l
       .SH NAME
-      \(escape(node.pageName)) \\- \(escape(configuration.abstract))
+      \(escape(node.pageName)) \\- \(escape(definition.abstract))
       .SH SYNOPSIS
       .B \(escape(node.commandPath))
       \(escape(node.synopsis))
       .SH DESCRIPTION
-      \(escape(configuration.abstract))
+      \(escape(definition.abstract))
 
       """
-    for paragraph in paragraphs(configuration.discussion) {
+    for paragraph in paragraphs(definition.discussion) {
       page += ".PP\n" + escape(paragraph) + "\n"
     }
-    if let argument = configuration.argument {
+    if let argument = definition.argument {
       page += ".SH ARGUMENTS\n"
       page += ".TP\n.I \(escape(argument.valueName ?? argument.name))\n\(escape(argument.help))\n"
     }
@@ -48,8 +48,8 @@ public enum ManualPages {
     if node.isGroup {
       page += ".SH SUBCOMMANDS\n"
       for child in node.children {
-        page += ".TP\n.B \(escape(child.configuration.name))\n"
-        page += escape(child.configuration.abstract)
+        page += ".TP\n.B \(escape(child.definition.name))\n"
+        page += escape(child.definition.abstract)
         page += child.isHelp ? "\n" : "\nSee\n.BR \(escape(child.pageName)) (1).\n"
       }
     }

@@ -1,5 +1,5 @@
 /// What a shell offers when completing an option's value.
-public enum ValueCompletion: Sendable, Hashable {
+package enum ValueCompletion: Sendable, Hashable {
   /// Free text (a number, a hex string): nothing to offer.
   case none
   /// A file name.
@@ -21,27 +21,27 @@ public enum ValueCompletion: Sendable, Hashable {
 
 /// One option a command understands: a flag (`--json`) or an option with a value
 /// (`--wallets N`, also written `--wallets=N`).
-public struct Option: Sendable, Hashable {
+package struct Option: Sendable, Hashable {
   /// The long name without the leading dashes.
-  public let name: String
+  package let name: String
   /// The placeholder shown in help (`<path>`); nil for a flag.
-  public let valueName: String?
+  package let valueName: String?
   /// One line for the help text.
-  public let help: String
+  package let help: String
   /// What shell completion offers for the value.
-  public var completion: ValueCompletion = .none
+  package var completion: ValueCompletion = .none
   /// Other names it is also given by (`--user-data` for `--freedom-dir`); giving two of them
   /// is a usage error, and help lists each as "The same as --name.".
-  public var aliases: [String] = []
+  package var aliases: [String] = []
 
   /// A flag: present or absent.
-  public static func flag(_ name: String, help: String) -> Option {
+  package static func flag(_ name: String, help: String) -> Option {
     Option(name: name, valueName: nil, help: help)
   }
 
   /// An option that takes one value; completion offers files for `<path>` and `<file>`,
   /// directories for `<dir>`, `choices` when given, else nothing.
-  public static func value(
+  package static func value(
     _ name: String, _ valueName: String, help: String, choices: [String]? = nil
   ) -> Option {
     Option(
@@ -50,7 +50,7 @@ public struct Option: Sendable, Hashable {
   }
 
   /// The option, also given by each of `names`.
-  public func aliased(_ names: String...) -> Option {
+  package func aliased(_ names: String...) -> Option {
     var option = self
     option.aliases += names
     return option
@@ -69,7 +69,7 @@ public struct Option: Sendable, Hashable {
   func isNamed(_ spelling: String) -> Bool { name == spelling || aliases.contains(spelling) }
 
   /// `--name` or `--name <value>`, as help and messages show it.
-  public var synopsis: String {
+  package var synopsis: String {
     valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
   }
 }
@@ -77,15 +77,15 @@ public struct Option: Sendable, Hashable {
 /// An option whose value is read as a `Value`: declared once with its name, help and parser, so
 /// every command that takes it reads and refuses it the same way (`arguments.value(option)`,
 /// `arguments.required(option)`).
-public struct TypedOption<Value>: Sendable {
+package struct TypedOption<Value>: Sendable {
   /// The option as help, completion and the parser see it.
-  public let option: Option
+  package let option: Option
   /// The value of the text given, or nil when it is not one.
-  public let parse: @Sendable (String) -> Value?
+  package let parse: @Sendable (String) -> Value?
   /// What the value must be, for the usage error: "must be zero or derived".
-  public let requirement: String
+  package let requirement: String
 
-  public init(
+  package init(
     option: Option, parse: @escaping @Sendable (String) -> Value?, requirement: String
   ) {
     self.option = option
@@ -94,7 +94,7 @@ public struct TypedOption<Value>: Sendable {
   }
 
   /// One of `choices` (word and value), which completion offers.
-  public static func choice(
+  package static func choice(
     _ name: String, _ valueName: String, help: String, _ choices: [(String, Value)]
   ) -> TypedOption where Value: Sendable {
     let words = choices.map(\.0)
@@ -105,7 +105,7 @@ public struct TypedOption<Value>: Sendable {
   }
 
   /// A whole number in `range`: digits only, no sign, no spaces, no "0x".
-  public static func integer(
+  package static func integer(
     _ name: String, _ valueName: String, help: String, in range: ClosedRange<Value>
   ) -> TypedOption where Value: FixedWidthInteger & Sendable {
     TypedOption(
@@ -120,7 +120,7 @@ public struct TypedOption<Value>: Sendable {
   }
 
   /// "a", "a or b", "a, b or c".
-  public static func list(_ words: [String]) -> String {
+  package static func list(_ words: [String]) -> String {
     words.count < 2
       ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
   }

@@ -2,20 +2,20 @@ import SystemCalls
 
 /// A long task's progress on standard error: one line redrawn in place on a terminal, else
 /// lines appended ("progress: …"); any other line clears a drawn one first.
-public final class ProgressLine {
-  public let onTerminal: Bool
+package final class ProgressLine {
+  package let onTerminal: Bool
   private let streams: StandardStreams
   private var drawn = false
 
   /// On `streams`' error stream, redrawn when standard error is a terminal (`onTerminal` nil)
   /// or as told.
-  public init(onTerminal: Bool? = nil, streams: StandardStreams = .process) {
+  package init(onTerminal: Bool? = nil, streams: StandardStreams = .process) {
     self.onTerminal = onTerminal ?? Platform.isTerminal(Platform.standardError)
     self.streams = streams
   }
 
   /// Shows `line` as the progress: drawn over the last one on a terminal.
-  public func show(_ line: String) {
+  package func show(_ line: String) {
     if onTerminal {
       streams.error("\r\u{1B}[K" + line)
       drawn = true
@@ -25,13 +25,13 @@ public final class ProgressLine {
   }
 
   /// One line, after clearing a progress line drawn on the terminal.
-  public func say(_ line: String) {
+  package func say(_ line: String) {
     clear()
     streams.error(line + "\n")
   }
 
   /// Clears a progress line drawn on the terminal.
-  public func clear() {
+  package func clear() {
     if drawn { streams.error("\r\u{1B}[K") }
     drawn = false
   }

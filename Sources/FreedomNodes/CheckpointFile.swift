@@ -1,5 +1,5 @@
 import NodeFiles
-import PhraseRecovery
+import Recovery
 
 /// A search's checkpoint kept in a file the user names, replaced atomically as the search goes
 /// (mode 0600): a phrase search's (`RecoveryProgress`) or a password search's

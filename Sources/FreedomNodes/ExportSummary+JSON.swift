@@ -5,7 +5,7 @@ import VaultKeys
 extension ExportSummary {
   /// The plan's object: `ok`, `changed`, the target, the actions, the identities, the backup;
   /// `command` is the export's name (`export bee`).
-  public func json(command: String, dryRun: Bool) -> JSONObject {
+  package func json(command: String, dryRun: Bool) -> JSONObject {
     var object = Self.header(command, dryRun: dryRun, ok: true, changed: changes)
     object.append("target", .string(target))
     if dryRun { object.append("targetExists", .bool(targetExists)) }
@@ -22,7 +22,7 @@ extension ExportSummary {
   }
 
   /// The result of an export that ran, with what the engine wrote and kept aside.
-  public static func json<P>(_ outcome: ExportOutcome<P>, command: String, target: String)
+  package static func json<P>(_ outcome: ExportOutcome<P>, command: String, target: String)
     -> JSONObject
   {
     var object = ExportSummary(outcome, target: target).json(command: command, dryRun: false)
@@ -32,7 +32,7 @@ extension ExportSummary {
   }
 
   /// A dry run's refusal: every conflict, with what it holds.
-  public static func json(refused conflicts: [NodeConflict], command: String, target: String)
+  package static func json(refused conflicts: [NodeConflict], command: String, target: String)
     -> JSONObject
   {
     var object = header(command, dryRun: true, ok: false, changed: false)
@@ -42,7 +42,7 @@ extension ExportSummary {
   }
 
   /// The members every export's object starts with.
-  public static func header(_ command: String, dryRun: Bool, ok: Bool, changed: Bool)
+  package static func header(_ command: String, dryRun: Bool, ok: Bool, changed: Bool)
     -> JSONObject
   {
     [
@@ -54,7 +54,7 @@ extension ExportSummary {
 
 extension NodeDirectory.InterruptedChange {
   /// `interruptedChanges`, the changes a dry run found unfinished, when there are any.
-  public static func append(_ changes: [Self], to object: inout JSONObject) {
+  package static func append(_ changes: [Self], to object: inout JSONObject) {
     guard !changes.isEmpty else { return }
     object.append(
       "interruptedChanges",
@@ -70,7 +70,7 @@ extension NodeDirectory.InterruptedChange {
 
 extension NodeChangeResult.KeptAside {
   /// `{"original": …, "backup": …}`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     .object(["original": .string(original), "backup": .string(backup)])
   }
 }

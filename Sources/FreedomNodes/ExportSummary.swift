@@ -1,29 +1,30 @@
 import NodeFiles
+import Wording
 
 /// An export's plan as a report shows it, whether a dry run found it or an export applied it:
 /// the same typed actions (`PlannedAction`) every node's plan returns, with the identities
 /// before and after and the backup directory, worded without naming the tool.
-public struct ExportSummary: Sendable {
+package struct ExportSummary: Sendable {
   /// The directory (or key file) the user named.
-  public let target: String
+  package let target: String
   /// What the export does, each path once.
-  public let actions: [PlannedAction]
+  package let actions: [PlannedAction]
   /// Whether anything is (or would be) written.
-  public let changes: Bool
+  package let changes: Bool
   /// Whether the target exists (false: the export creates it).
-  public var targetExists = true
+  package var targetExists = true
   /// Where what is replaced or moved aside is kept.
-  public var backupDirectory: String? = nil
+  package var backupDirectory: String? = nil
   /// The interrupted changes the export would first finish or undo (dry runs only).
-  public var interruptedChanges: [NodeDirectory.InterruptedChange] = []
+  package var interruptedChanges: [NodeDirectory.InterruptedChange] = []
 
-  public init(target: String, actions: [PlannedAction], changes: Bool) {
+  package init(target: String, actions: [PlannedAction], changes: Bool) {
     self.target = target
     self.actions = actions
     self.changes = changes
   }
 
-  public init<P>(_ dryRun: ExportDryRun<P>, target: String) {
+  package init<P>(_ dryRun: ExportDryRun<P>, target: String) {
     self.init(target: target, actions: dryRun.actions, changes: dryRun.changes)
     targetExists = dryRun.directoryExists
     backupDirectory = dryRun.backupDirectory
@@ -31,7 +32,7 @@ public struct ExportSummary: Sendable {
   }
 
   /// The plan an export applied: moved aside only what the change did move.
-  public init<P>(_ outcome: ExportOutcome<P>, target: String) {
+  package init<P>(_ outcome: ExportOutcome<P>, target: String) {
     let moved = Set(outcome.removed + outcome.keptAside.map(\.original))
     self.init(
       target: target,
@@ -42,7 +43,7 @@ public struct ExportSummary: Sendable {
 
   /// The identities the target's keys hold before (in plan order, each once; a file replaced
   /// whose identity could not be read adds none).
-  public var identitiesBefore: [String] {
+  package var identitiesBefore: [String] {
     Self.unique(
       actions.compactMap { action -> String? in
         guard let after = action.after else { return nil }
@@ -55,7 +56,7 @@ public struct ExportSummary: Sendable {
   }
 
   /// The identities they hold after.
-  public var identitiesAfter: [String] { Self.unique(actions.compactMap(\.after)) }
+  package var identitiesAfter: [String] { Self.unique(actions.compactMap(\.after)) }
 
   private static func unique(_ values: [String]) -> [String] {
     var seen: Set<String> = []
@@ -65,14 +66,14 @@ public struct ExportSummary: Sendable {
   // MARK: - A dry run's report
 
   /// The dry run's title line.
-  public var dryRunTitle: String {
+  package var dryRunTitle: String {
     changes
       ? "Dry run, nothing was written; the export would:"
       : "Dry run, nothing was written; the export would change nothing:"
   }
 
   /// One row per action: what it does, and the path with the identities it changes.
-  public var dryRunRows: [(action: String, path: String)] {
+  package var dryRunRows: [(action: String, path: String)] {
     actions.map { action in
       var identity = ""
       if let after = action.after {
@@ -87,7 +88,7 @@ public struct ExportSummary: Sendable {
   }
 
   /// The lines after the rows: interrupted changes, the identities, the backup, the target.
-  public var dryRunNotes: String {
+  package var dryRunNotes: String {
     var text = ""
     for change in interruptedChanges { text += change.exportNote + "\n" }
     text +=
@@ -109,12 +110,12 @@ public struct ExportSummary: Sendable {
 
 extension ExportOutcome {
   /// Where the change kept what it replaced, and how to delete it (`KeptAside.lines`).
-  public var keptAsideLines: String { NodeChangeResult.KeptAside.lines(keptAside) }
+  package var keptAsideLines: String { NodeChangeResult.KeptAside.lines(keptAside) }
 }
 
 extension NodeDirectory.InterruptedChange {
   /// "The export would first finish an interrupted change from <record> …".
-  public var exportNote: String {
+  package var exportNote: String {
     finishes
       ? "The export would first finish an interrupted change from \(record) (its new "
         + "identity is in place); the plan above is for the directory as it is now"
@@ -125,7 +126,7 @@ extension NodeDirectory.InterruptedChange {
 
 extension PlannedAction.Kind {
   /// The action in a word or two, as a dry run lists it.
-  public var name: String {
+  package var name: String {
     switch self {
     case .create: "create"
     case .replace: "replace"
@@ -137,7 +138,7 @@ extension PlannedAction.Kind {
 
 extension NodeChangeResult.KeptAside {
   /// The backup directories `kept` went into, each with what it holds (relative to it).
-  public static func directories(_ kept: [Self]) -> [(directory: String, names: [String])] {
+  package static func directories(_ kept: [Self]) -> [(directory: String, names: [String])] {
     var directories: [(directory: String, names: [String])] = []
     for item in kept {
       let marker = "/" + NodeLayout.replacedName + "/"
@@ -157,7 +158,7 @@ extension NodeChangeResult.KeptAside {
 
   /// The report lines for what a change replaced or removed: where it was kept, and how to
   /// delete it once it is no longer needed (one line per backup directory).
-  public static func lines(_ kept: [Self]) -> String {
+  package static func lines(_ kept: [Self]) -> String {
     directories(kept).map { directory, names in
       "Kept what it replaced in \(directory): \(names.joined(separator: ", ")); delete that "
         + "directory once you no longer need it: rm -r \(NodeMessage.shellQuoted(directory))\n"
@@ -165,7 +166,7 @@ extension NodeChangeResult.KeptAside {
   }
 
   /// The line for a file that already holds the identity.
-  public static func unchanged(_ path: String, _ what: String) -> String {
+  package static func unchanged(_ path: String, _ what: String) -> String {
     "\(path) already holds \(what); nothing to do\n"
   }
 }

@@ -1,5 +1,5 @@
 import NodeFiles
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 /// One kind of node directory freedom-keys writes and checks (bee, kubo, Ant, antd, Radicle, a
@@ -8,7 +8,7 @@ import VaultKeys
 /// export's typed `plan` (or a refusal naming every conflict), the typed findings of `verify`
 /// and the targets `recover` searches for. `NodeSession` runs them the same way for every node;
 /// the wording, flags and exit codes are the caller's.
-public protocol FreedomNode: Sendable {
+package protocol FreedomNode: Sendable {
   /// What `inspect` read.
   associatedtype State
   /// What an export needs besides the directory (the profile, a password, a cost).
@@ -22,10 +22,10 @@ public protocol FreedomNode: Sendable {
   var layout: NodeLayout { get }
   /// The node directories this one lies inside (outermost first): their locks come before this
   /// one's and their interrupted changes are recovered first.
-  var enclosingDirectories: [EnclosingDirectory] { get }
+  var enclosingDirectories: [NodeDirectory.Enclosing] { get }
   /// The node directories inside this one that its changes and checks take with it (locked
   /// after it, in this order, their interrupted changes recovered after its own).
-  var nestedDirectories: [EnclosingDirectory] { get }
+  var nestedDirectories: [NodeDirectory.Enclosing] { get }
   /// Whether an export creates the directory when it does not exist.
   var createsDirectory: Bool { get }
 
@@ -53,61 +53,46 @@ public protocol FreedomNode: Sendable {
 }
 
 /// A node whose directory names identities `recover` can search for. Package-wide only, as the
-/// recovery search itself is (PhraseRecovery is not a product).
+/// recovery search itself is (Recovery is not a product).
 package protocol RecoveryTargetSource: FreedomNode {
   /// What `recover` searches for: the public identities `state` holds.
   func recoveryTargets(_ state: State) throws(NodeError) -> [RecoveryTarget]
 }
 
 extension FreedomNode {
-  public var enclosingDirectories: [EnclosingDirectory] {
+  package var enclosingDirectories: [NodeDirectory.Enclosing] {
     DesktopInstallation.enclosing(of: directory)
   }
-  public var nestedDirectories: [EnclosingDirectory] { [] }
-  public var createsDirectory: Bool { true }
-  public func requireRightDirectory() throws(NodeError) {}
+  package var nestedDirectories: [NodeDirectory.Enclosing] { [] }
+  package var createsDirectory: Bool { true }
+  package func requireRightDirectory() throws(NodeError) {}
 
-  public func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
+  package func apply(_ plan: Plan, in node: NodeDirectory) throws(NodeError) -> NodeChangeResult? {
     guard let change = plan.change else { return nil }
     return try NodeSession.apply(change, in: node)
   }
 
-  public func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
+  package func requireApplicable(_ plan: Plan, in node: NodeDirectory?) throws(NodeError) {
     try NodeSession.requireApplicable(plan.change, in: node, creating: directory)
   }
 }
 
-/// A node directory that encloses another (a desktop installation's userData around its
-/// ant-data and, when inside it, Radicle's home), with the layout its own changes use.
-public struct EnclosingDirectory: Sendable {
-  public let path: String
-  public let layout: NodeLayout
-
-  public init(path: String, layout: NodeLayout) {
-    self.path = path
-    self.layout = layout
-  }
-
-  /// The engine's description of the same directory.
-  var engine: NodeDirectory.Enclosing { .init(path, layout: layout) }
-}
-
 /// What the user agreed an export may replace: one consent per kind of loss.
-public struct ExportConsent: Sendable, Equatable {
+package struct ExportConsent: Sendable, Equatable {
   /// Files and state of another identity (or files that cannot be read) may be replaced; what
   /// they held is moved aside and removed in the transaction.
-  public var replacesOtherIdentities: Bool
+  package var replacesOtherIdentities: Bool
   /// A desktop vault that opens to another mnemonic, or that the password given does not
   /// open, may be replaced (kept in the backup directory): it may hold the user's wallet.
-  public var replacesVault: Bool
+  package var replacesVault: Bool
 
-  public init(replacesOtherIdentities: Bool = false, replacesVault: Bool = false) {
+  package init(replacesOtherIdentities: Bool = false, replacesVault: Bool = false) {
     self.replacesOtherIdentities = replacesOtherIdentities
     self.replacesVault = replacesVault
   }
 
   /// Whether this consent covers `conflict`.
-  public func covers(_ conflict: NodeConflict) -> Bool {
+  package func covers(_ conflict: NodeConflict) -> Bool {
     switch conflict.consent {
     case .otherIdentities: replacesOtherIdentities
     case .vault: replacesVault
@@ -122,12 +107,12 @@ public struct ExportConsent: Sendable, Equatable {
   }
 
   /// Nothing of another identity is touched.
-  public static let none = ExportConsent()
+  package static let none = ExportConsent()
 }
 
 /// An export's plan: the files it creates, replaces, moves aside or keeps, and the change for
 /// the engine (nil when the directory already holds everything).
-public protocol NodePlan: Sendable {
+package protocol NodePlan: Sendable {
   /// The typed actions, for a report or a dry run.
   var actions: [PlannedAction] { get }
   /// What `NodeDirectory.apply` writes and removes, or nil when nothing changes.
@@ -138,12 +123,12 @@ public protocol NodePlan: Sendable {
 }
 
 extension NodePlan {
-  public var changes: Bool { change != nil }
+  package var changes: Bool { change != nil }
 }
 
 /// One step of a plan.
-public struct PlannedAction: Sendable, Equatable {
-  public enum Kind: Sendable, Equatable {
+package struct PlannedAction: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// A file written where none was.
     case create
     /// A file written over one; `before` is the identity it held, if one could be read.
@@ -155,12 +140,12 @@ public struct PlannedAction: Sendable, Equatable {
   }
 
   /// The full path.
-  public let path: String
-  public let kind: Kind
+  package let path: String
+  package let kind: Kind
   /// The identity the path holds afterwards, when it is a key (an address, PeerID or DID).
-  public let after: String?
+  package let after: String?
 
-  public init(_ path: String, _ kind: Kind, after: String? = nil) {
+  package init(_ path: String, _ kind: Kind, after: String? = nil) {
     self.path = path
     self.kind = kind
     self.after = after
@@ -168,9 +153,9 @@ public struct PlannedAction: Sendable, Equatable {
 }
 
 /// Something in a node directory an export would replace without consent.
-public struct NodeConflict: Sendable, Equatable {
+package struct NodeConflict: Sendable, Equatable {
   /// What is there instead of the mnemonic's identity.
-  public enum Found: Sendable, Equatable {
+  package enum Found: Sendable, Equatable {
     /// A key of another identity (its address or PeerID).
     case key(String)
     /// A Radicle key of another identity (its DID).
@@ -199,19 +184,19 @@ public struct NodeConflict: Sendable, Equatable {
   }
 
   /// The full path.
-  public let path: String
-  public let found: Found
+  package let path: String
+  package let found: Found
   /// The mnemonic's identity at that path.
-  public let expected: String
+  package let expected: String
 
-  public init(path: String, found: Found, expected: String) {
+  package init(path: String, found: Found, expected: String) {
     self.path = path
     self.found = found
     self.expected = expected
   }
 
   /// The kind of consent a conflict needs.
-  public enum Consent: Sendable, Equatable {
+  package enum Consent: Sendable, Equatable {
     /// Node keys and state of another identity (`ExportConsent.replacesOtherIdentities`).
     case otherIdentities
     /// A desktop vault (`ExportConsent.replacesVault`).
@@ -219,7 +204,7 @@ public struct NodeConflict: Sendable, Equatable {
   }
 
   /// Which consent covers replacing it.
-  public var consent: Consent {
+  package var consent: Consent {
     switch found {
     case .otherVault, .vaultNotOpened: .vault
     default: .otherIdentities

@@ -1,11 +1,12 @@
 import VaultKeys
+import Wording
 
 /// How a refusal words itself: every conflict named, and what consent would cover them.
 extension NodeConflict {
   /// One refusal naming every conflict; the hint says what `.force` does (for Ant's file, with
   /// the nonce `antNonce` an export writes), or the consent still missing when `consent`
   /// covers some of them.
-  public static func refusal(
+  package static func refusal(
     _ conflicts: [NodeConflict], antNonce: AntIdentity.NonceRule = .zero,
     consent: ExportConsent = ExportConsent()
   ) -> NodeMessage {
@@ -51,7 +52,7 @@ extension NodeConflict {
   }
 
   /// The conflict in words: what the path holds instead of the mnemonic's identity.
-  public var description: String {
+  package var description: String {
     switch found {
     case .key(let key): return "\(path) holds the key of \(key), not the mnemonic's \(expected)"
     case .radicleKey(let did): return "\(path) holds the key \(did), not the mnemonic's \(expected)"
@@ -83,7 +84,7 @@ extension NodeConflict {
 
 extension NodeConflict.Found {
   /// What was found, in a word or with the identity it holds (a refusal's `found`).
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .key(let key), .radicleKey(let key), .peerID(let key): key
     case .peerIDWithOtherKey(let peerID): "\(peerID) with another private key"
@@ -97,16 +98,6 @@ extension NodeConflict.Found {
         ? "a Quick Setup vault (its password is in the OS keyring)"
         : "a vault the password given does not open"
     case .unreadable(let reason): "unreadable: \(reason)"
-    }
-  }
-}
-
-extension AntIdentity.NonceRule {
-  /// Ant's overlay nonce of this rule, as reports name it.
-  public var name: String {
-    switch self {
-    case .zero: "a zero nonce"
-    case .derivedFromKey: "the nonce Ant's library derives from the key"
     }
   }
 }

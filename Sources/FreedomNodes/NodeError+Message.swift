@@ -1,11 +1,12 @@
 import NodeFiles
 import VaultKeys
+import Wording
 
 /// How a node error words itself: tool-neutral text with typed remedies, for the operation
 /// that met it (an export adds that nothing was written).
 extension NodeError {
   /// The one line for this error in `operation`.
-  public func message(_ operation: NodeOperation, consent: ExportConsent = ExportConsent())
+  package func message(_ operation: NodeOperation, consent: ExportConsent = ExportConsent())
     -> NodeMessage
   {
     let exporting = operation == .export
@@ -100,7 +101,7 @@ extension NodeError {
 
   /// Whether this error means the directory holds nothing of what was to be checked (a
   /// mismatch, as for a node's directory), not a failure.
-  public func isMismatch(_ operation: NodeOperation) -> Bool {
+  package func isMismatch(_ operation: NodeOperation) -> Bool {
     guard operation != .export, case .wrongDirectory(_, let what, let wanted) = self else {
       return false
     }

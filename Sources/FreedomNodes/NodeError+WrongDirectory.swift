@@ -1,4 +1,5 @@
 import VaultKeys
+import Wording
 
 /// How a directory that is not the one an operation needs words itself: what it is instead.
 extension NodeError.WrongDirectory {
@@ -91,7 +92,7 @@ extension NodeError.DesktopPart {
   }
 }
 
-extension NodeError.NodeKind {
+extension NodeError.RecognisedNode {
   /// What the directory is, as a message names it.
   var name: String {
     switch self {

@@ -2,7 +2,7 @@ import NodeFiles
 
 /// Why a node could not be inspected, exported or verified. The cases are typed so that a
 /// caller words them (and names its own options); `description` is a plain fallback.
-public enum NodeError: Error, Sendable {
+package enum NodeError: Error, Sendable {
   /// The export would replace what belongs to other identities: every conflict, in order.
   case refused([NodeConflict])
   /// The engine could not lock, read or recover a directory (or undo a failed change).
@@ -58,7 +58,7 @@ public enum NodeError: Error, Sendable {
   case vaultOfAnotherMnemonic(vaultMeta: String, stored: String, expected: String)
 
   /// The kind of directory a command needed.
-  public enum WantedDirectory: Sendable, Equatable {
+  package enum WantedDirectory: Sendable, Equatable {
     /// A desktop installation (userData or app root).
     case desktopInstallation
     /// antd's data directory.
@@ -68,7 +68,7 @@ public enum NodeError: Error, Sendable {
   }
 
   /// What a directory given turned out to be instead of the one a command needs.
-  public enum WrongDirectory: Sendable, Equatable {
+  package enum WrongDirectory: Sendable, Equatable {
     /// It does not exist, and the command does not create a new installation.
     case absent
     /// It holds nothing of desktop Freedom's (empty: nothing at all).
@@ -79,14 +79,14 @@ public enum NodeError: Error, Sendable {
     /// One part of the desktop installation whose userData is `userData`.
     case partOfInstallation(DesktopPart, userData: String)
     /// Another node's own directory.
-    case nodeDirectory(NodeKind)
+    case nodeDirectory(RecognisedNode)
     /// A desktop userData given as one node's directory (antd's, bee's); desktop's Swarm node,
     /// antd, keeps its files in `antData` inside it.
     case desktopUserData(antData: String)
   }
 
   /// A part of a desktop installation, as desktop's profile-paths.js names it.
-  public enum DesktopPart: Sendable, Equatable {
+  package enum DesktopPart: Sendable, Equatable {
     /// `ant-data`, antd's data directory.
     case antData
     /// `bee-data`, bee's from before the move to antd.
@@ -105,8 +105,8 @@ public enum NodeError: Error, Sendable {
     case profiles
   }
 
-  /// Another node's directory, recognised by its files.
-  public enum NodeKind: Sendable, Equatable {
+  /// Which node's directory a directory was recognised as, by its files.
+  package enum RecognisedNode: Sendable, Equatable {
     /// bee's data directory (statestore or localstore, no config.yaml).
     case bee
     /// antd's or bee's (keys/swarm.key).
@@ -118,7 +118,7 @@ public enum NodeError: Error, Sendable {
   }
 
   /// The files a command can find missing.
-  public enum NeededFile: Sendable, Equatable {
+  package enum NeededFile: Sendable, Equatable {
     /// kubo's `config`: the repository was never initialised.
     case kuboConfig(repository: String)
     /// The file `recover` reads its target from.
@@ -130,14 +130,14 @@ public enum NodeError: Error, Sendable {
   }
 
   /// A node program that holds a directory while it runs.
-  public enum NodeProgram: Sendable, Equatable {
+  package enum NodeProgram: Sendable, Equatable {
     case antd
     /// `ipfs daemon`, and the process that holds its lock when the system names it.
     case kuboDaemon(process: Int32?)
   }
 
   /// Two sources of a keystore password that disagree.
-  public enum PasswordConflict: Sendable, Equatable {
+  package enum PasswordConflict: Sendable, Equatable {
     /// bee: `<dir>/password` holds another password than the one given.
     case beePasswordFile(path: String)
     /// antd: config.yaml's `password:` differs from the one given.
@@ -147,7 +147,7 @@ public enum NodeError: Error, Sendable {
   }
 
   /// Inputs that cannot be used.
-  public enum InvalidInput: Sendable, Equatable {
+  package enum InvalidInput: Sendable, Equatable {
     /// A password file without a password.
     case emptyPasswordFile(String)
     /// A vault password shorter than desktop accepts (its length in characters).
@@ -169,7 +169,7 @@ public enum NodeError: Error, Sendable {
 }
 
 extension NodeError: CustomStringConvertible {
-  public var description: String {
+  package var description: String {
     switch self {
     case .refused(let conflicts):
       "would replace another identity at " + conflicts.map(\.path).joined(separator: ", ")

@@ -1,7 +1,7 @@
 /// How an event words itself as a warning.
 extension NodeEvent {
   /// The warning's line; nil for a key derivation, which the tool announces its own way.
-  public var warning: String? {
+  package var warning: String? {
     switch self {
     case .engine(let line): line
     case .sharedSecretFile(let path, let mode):

@@ -2,7 +2,7 @@ import VaultKeys
 
 extension NodeFinding {
   /// The node's JSON object, as `verify --json` prints it.
-  public var json: JSONObject {
+  package var json: JSONObject {
     let finding = self
     var object: JSONObject = [
       "status": .string(finding.status.rawValue), "expected": .string(finding.expected ?? ""),

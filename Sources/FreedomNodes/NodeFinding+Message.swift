@@ -1,16 +1,17 @@
 import VaultKeys
+import Wording
 
 /// How a finding words itself: one line for a node directory, the detail column of a desktop
 /// installation's row, and what was found.
 extension NodeFinding {
   /// Whether this lists a backup a directory holds (not a check of a node).
-  public var isBackup: Bool {
+  package var isBackup: Bool {
     if case .backup? = reason { return true }
     return false
   }
 
   /// "match     0x…", "MISMATCH  expected …, found …", "not present (path)".
-  public var line: NodeMessage {
+  package var line: NodeMessage {
     let expected = self.expected ?? ""
     switch status {
     case .match:
@@ -48,7 +49,7 @@ extension NodeFinding {
   }
 
   /// What was found, as the report names it (a key with what is wrong beside it).
-  public var foundText: String? {
+  package var foundText: String? {
     switch reason {
     case .radicleKeyPairDisagrees(let key, let line)?:
       return "\(key ?? "no key") in \(Radicle.privateKeyFile), \(line ?? "no key") in "
@@ -65,7 +66,7 @@ extension NodeFinding {
   }
 
   /// The detail column of a desktop installation's row.
-  public var detail: NodeMessage {
+  package var detail: NodeMessage {
     let expected = self.expected ?? ""
     let foundText = self.foundText ?? "nothing"
     let compared = status == .match ? expected : "expected \(expected), found \(foundText)"

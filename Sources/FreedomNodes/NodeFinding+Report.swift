@@ -1,11 +1,12 @@
 import VaultKeys
+import Wording
 
 /// A verification's report as a whole: one line per node directory or one row per part of a
 /// desktop installation, its JSON, and why it fails.
 extension NodeFinding {
   /// "bee, kubo do not hold the mnemonic's identity", or nil when nothing fails (absent fails
   /// for a node directory, not for a part of an installation).
-  public static func failure(_ findings: [NodeFinding], absentFails: Bool) -> String? {
+  package static func failure(_ findings: [NodeFinding], absentFails: Bool) -> String? {
     let failed = findings.filter {
       $0.status == .mismatch || (absentFails && $0.status == .absent)
     }.map(\.check)
@@ -16,7 +17,7 @@ extension NodeFinding {
 
   /// Why node directories fail, naming first those where nothing of the node was found (a
   /// wrong path more often than a lost key).
-  public static func failure(
+  package static func failure(
     _ findings: [NodeFinding], nothingFound: [(check: String, directory: String)]
   ) -> String? {
     guard let failure = failure(findings, absentFails: true) else { return nil }
@@ -31,7 +32,7 @@ extension NodeFinding {
   /// Whether a BIP-39 passphrase could explain `findings`: a key of another identity was
   /// found, and the mnemonic was checked without a passphrase (another passphrase derives
   /// other keys from the same words).
-  public static func passphraseMayExplain(_ findings: [NodeFinding], passphraseGiven: Bool)
+  package static func passphraseMayExplain(_ findings: [NodeFinding], passphraseGiven: Bool)
     -> Bool
   {
     !passphraseGiven
@@ -42,7 +43,7 @@ extension NodeFinding {
 
   /// One line per node directory (and backup), the names in one column; what a row quotes
   /// from a file is made one line (`TerminalText.oneLine`).
-  public static func lines(_ rows: [NodeFinding]) -> NodeMessage {
+  package static func lines(_ rows: [NodeFinding]) -> NodeMessage {
     let checks = rows.map { TerminalText.oneLine($0.check) }
     let width = checks.map(\.count).max() ?? 0
     return zip(checks, rows).reduce(into: NodeMessage("")) { text, pair in
@@ -54,7 +55,7 @@ extension NodeFinding {
   }
 
   /// The node directories' JSON: one object per node, the backups, `ok`.
-  public static func json(
+  package static func json(
     nodes findings: [NodeFinding], backups: [NodeFinding], passphraseMayExplain: Bool
   ) -> JSONObject {
     var object: JSONObject = [:]
@@ -67,7 +68,7 @@ extension NodeFinding {
 
   /// A desktop installation's rows: name, status, detail (the path for what is absent), each
   /// one line as `lines` makes them.
-  public static func rows(_ findings: [NodeFinding]) -> NodeMessage {
+  package static func rows(_ findings: [NodeFinding]) -> NodeMessage {
     let checks = findings.map { TerminalText.oneLine($0.check) }
     let width = checks.map(\.count).max() ?? 0
     return zip(checks, findings).reduce(into: NodeMessage("")) { text, pair in
@@ -88,7 +89,7 @@ extension NodeFinding {
 
   /// The rows as JSON, with the installation and an overall `ok`; `render` words a detail's
   /// remedies.
-  public static func rowsJSON(
+  package static func rowsJSON(
     _ findings: [NodeFinding], userData: String, render: (NodeMessage) -> String
   ) -> JSONValue {
     var object: JSONObject = ["userData": .string(userData)]

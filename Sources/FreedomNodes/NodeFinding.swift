@@ -1,8 +1,8 @@
 import VaultKeys
 
 /// What `verify` found at one place of a node directory.
-public struct NodeFinding: Sendable, Equatable {
-  public enum Status: String, Sendable, Equatable {
+package struct NodeFinding: Sendable, Equatable {
+  package enum Status: String, Sendable, Equatable {
     /// Holds the mnemonic's identity.
     case match
     /// Holds something else, or something the node would refuse.
@@ -14,22 +14,22 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// The part checked ("bee", "ant-data", "vault-meta wallet 2").
-  public var check: String
-  public var status: Status
+  package var check: String
+  package var status: Status
   /// The file checked (or missing).
-  public let path: String
+  package let path: String
   /// The identity the mnemonic gives there.
-  public var expected: String?
+  package var expected: String?
   /// The identity found there.
-  public var found: String?
+  package var found: String?
   /// Whether the key was decrypted (true) or only its address field compared (false).
-  public var authenticated: Bool?
+  package var authenticated: Bool?
   /// Why: what the finding rests on, or what is wrong.
-  public var reason: Reason?
+  package var reason: Reason?
   /// What the node would refuse or do differently (Ant's 0x prefix, nonce, libp2p key).
-  public var problems: [String] = []
+  package var problems: [String] = []
 
-  public init(
+  package init(
     _ check: String, _ status: Status, path: String, expected: String? = nil,
     found: String? = nil, authenticated: Bool? = nil, reason: Reason? = nil,
     problems: [String] = []
@@ -45,7 +45,7 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// The typed reason behind a finding; the caller words it.
-  public enum Reason: Sendable, Equatable {
+  package enum Reason: Sendable, Equatable {
     /// Decrypted with the password the user gave.
     case decryptedWithGivenPassword
     /// Decrypted with the password antd reads (config.yaml's `password:` or its
@@ -106,7 +106,7 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// What verify found about a desktop installation's other files (`docs/desktop-user-data.md`).
-  public enum DesktopFact: Sendable, Equatable {
+  package enum DesktopFact: Sendable, Equatable {
     /// A profile of the app root's registry: its userData, slot and Radicle home; `checked`
     /// for the one this run checks.
     case profile(id: String, name: String?, slot: Int?, radicleHome: String?, checked: Bool)
@@ -139,7 +139,7 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// What `identity/quick-unlock.dat` is bound to.
-  public enum QuickUnlockState: Sendable, Equatable {
+  package enum QuickUnlockState: Sendable, Equatable {
     /// Version 2, bound to this vault: Touch ID unlock works.
     case fitsVault
     /// Version 2, bound to another vault file: desktop ignores it; Touch ID unlock must be
@@ -152,7 +152,7 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// What `swarm-feeds.json` holds as a whole.
-  public enum PublisherMapState: Sendable, Equatable {
+  package enum PublisherMapState: Sendable, Equatable {
     /// Version 2 with these many origins and feeds.
     case current(origins: Int, feeds: Int)
     /// Version 1: desktop migrates it at its next start.
@@ -164,7 +164,7 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// Where antd's password came from.
-  public enum AntdPasswordSource: Sendable, Equatable {
+  package enum AntdPasswordSource: Sendable, Equatable {
     /// config.yaml's `password:`.
     case config
     /// The file config.yaml's `password-file:` names.
@@ -172,33 +172,8 @@ public struct NodeFinding: Sendable, Equatable {
   }
 
   /// What in a kubo config's key is wrong.
-  public enum KuboKeyProblem: Sendable, Equatable {
+  package enum KuboKeyProblem: Sendable, Equatable {
     case noPrivateKey, unreadablePrivateKey
     case otherPrivateKey(String)
-  }
-}
-
-/// Why antd would refuse a keystore bee reads (antd's `crates/antd/src/keystore.rs`).
-public enum AntdKeystoreRefusal: Sendable, Equatable, CustomStringConvertible {
-  /// The MAC is bee's old SHA3-256, not Keccak-256.
-  case sha3MAC
-  /// `version` is the string "3", not the number 3.
-  case versionNotANumber
-  /// A field antd needs is named in another case (`CRYPTO`, `MAC`, `kdfparams.N`): antd's
-  /// serde reads exact names, where bee's Go reader ignores case. `written` is the name as the
-  /// file spells it, made printable.
-  case fieldNameCase(field: String, written: String)
-  /// scrypt parameters antd's scrypt (RustCrypto's) rejects: n must be below 2^(16·r).
-  case scryptParameters(n: UInt64, r: UInt32)
-
-  public var description: String {
-    switch self {
-    case .sha3MAC: "its MAC is SHA3-256 (bee's old files); antd accepts only Keccak-256"
-    case .versionNotANumber: "its version is the string \"3\"; antd accepts only the number 3"
-    case .fieldNameCase(let field, let written):
-      "it names '\(field)' '\(written)'; antd reads field names exactly as written"
-    case .scryptParameters(let n, let r):
-      "its scrypt n=\(n) with r=\(r) is at or above 2^(16·r), which antd's scrypt rejects"
-    }
   }
 }

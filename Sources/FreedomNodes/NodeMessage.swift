@@ -1,8 +1,8 @@
-import VaultKeys
+import Wording
 
 /// What a command can do about a result: the library names it, the tool words it as its own
 /// option (`.force` is `--force` to freedom-keys), so no library text names a flag or the tool.
-public enum NodeRemedy: Sendable, Equatable, Hashable {
+package enum NodeRemedy: Sendable, Equatable, Hashable {
   /// Replace another identity's node keys (kept aside).
   case force
   /// Replace a vault that holds another mnemonic, or that the password given does not open.
@@ -44,91 +44,19 @@ public enum NodeRemedy: Sendable, Equatable, Hashable {
 }
 
 /// Which operation a message is worded for: an export says nothing was written.
-public enum NodeOperation: Sendable, Equatable {
+package enum NodeOperation: Sendable, Equatable {
   case export
   case verify
   case recover
 }
 
-/// Tool-neutral text with typed remedies in it, as a library result words itself; the tool
-/// renders each remedy as its own option (`rendered(_:)`).
-public struct NodeMessage: Sendable, Equatable, ExpressibleByStringInterpolation {
-  public enum Part: Sendable, Equatable {
-    case text(String)
-    case remedy(NodeRemedy)
-  }
+/// Tool-neutral text with typed node remedies in it, as a FreedomNodes result words itself;
+/// the tool renders each remedy as its own option (`rendered(_:)`).
+package typealias NodeMessage = RemedyMessage<NodeRemedy>
 
-  public private(set) var parts: [Part]
-
-  public init(_ parts: [Part]) { self.parts = parts }
-
-  public init(stringLiteral value: String) { parts = [.text(value)] }
-
-  public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
-
-  public struct StringInterpolation: StringInterpolationProtocol {
-    var parts: [Part] = []
-
-    public init(literalCapacity: Int, interpolationCount: Int) {}
-
-    public mutating func appendLiteral(_ literal: String) { parts.append(.text(literal)) }
-
-    public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-      parts.append(.text(value.description))
-    }
-
-    public mutating func appendInterpolation(remedy: NodeRemedy) { parts.append(.remedy(remedy)) }
-
-    public mutating func appendInterpolation(_ message: NodeMessage) {
-      parts += message.parts
-    }
-  }
-
-  /// Whether there is no text at all.
-  public var isEmpty: Bool { parts.allSatisfy { $0 == .text("") } }
-
-  /// The remedies named, in order.
-  public var remedies: [NodeRemedy] {
-    parts.compactMap { if case .remedy(let remedy) = $0 { remedy } else { nil } }
-  }
-
-  /// The message made one line: each control character of its text (read from a file, say)
-  /// shown as '?' (`TerminalText.oneLine`); remedies, worded by the tool, are left as they are.
-  public var oneLine: NodeMessage {
-    NodeMessage(
-      parts.map {
-        if case .text(let text) = $0 { .text(TerminalText.oneLine(text)) } else { $0 }
-      })
-  }
-
-  /// The text with each remedy worded by `word`.
-  public func rendered(_ word: (NodeRemedy) -> String) -> String {
-    parts.map {
-      switch $0 {
-      case .text(let text): text
-      case .remedy(let remedy): word(remedy)
-      }
-    }.joined()
-  }
-
-  public static func + (lhs: NodeMessage, rhs: NodeMessage) -> NodeMessage {
-    NodeMessage(lhs.parts + rhs.parts)
-  }
-
-  public static func + (lhs: NodeMessage, rhs: String) -> NodeMessage {
-    NodeMessage(lhs.parts + [.text(rhs)])
-  }
-
-  public static func + (lhs: String, rhs: NodeMessage) -> NodeMessage {
-    NodeMessage([.text(lhs)] + rhs.parts)
-  }
-
-  public static func += (lhs: inout NodeMessage, rhs: NodeMessage) { lhs.parts += rhs.parts }
-
-  public static func += (lhs: inout NodeMessage, rhs: String) { lhs.parts.append(.text(rhs)) }
-
+extension RemedyMessage where Remedy == NodeRemedy {
   /// `text` as one word for a POSIX shell: quoted when it holds anything but safe characters.
-  public static func shellQuoted(_ text: String) -> String {
+  package static func shellQuoted(_ text: String) -> String {
     let plain = text.allSatisfy {
       $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+,:@%".contains($0))
     }

@@ -1,5 +1,5 @@
 import NodeFiles
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 #if canImport(FoundationEssentials)
@@ -9,7 +9,7 @@ import VaultKeys
 #endif
 
 /// Something a session tells its caller while it runs (the caller shows it or not).
-public enum NodeEvent: Sendable, Equatable {
+package enum NodeEvent: Sendable, Equatable {
   /// The engine finished or undid an interrupted change, or has a warning (its own wording).
   case engine(String)
   /// A secret file other users can read; left as it is.
@@ -21,44 +21,44 @@ public enum NodeEvent: Sendable, Equatable {
 }
 
 /// What an export did.
-public struct ExportOutcome<Plan: NodePlan>: Sendable {
+package struct ExportOutcome<Plan: NodePlan>: Sendable {
   /// The plan that was applied (or found to need nothing).
-  public let plan: Plan
+  package let plan: Plan
   /// What the engine wrote and removed; nil when nothing changed.
-  public let result: NodeChangeResult?
+  package let result: NodeChangeResult?
 
   /// Full paths of what the change removed with the old identity.
-  public var removed: [String] { result?.removed ?? [] }
+  package var removed: [String] { result?.removed ?? [] }
   /// Where each old file or directory the change replaced or removed was kept.
-  public var keptAside: [NodeChangeResult.KeptAside] { result?.keptAside ?? [] }
+  package var keptAside: [NodeChangeResult.KeptAside] { result?.keptAside ?? [] }
 }
 
 /// What an export would do, found without changing anything (`NodeSession.dryRun`).
-public struct ExportDryRun<Plan: NodePlan>: Sendable {
+package struct ExportDryRun<Plan: NodePlan>: Sendable {
   /// The plan the export would apply.
-  public let plan: Plan
+  package let plan: Plan
   /// The plan's actions, a move aside only for what is there to move.
-  public let actions: [PlannedAction]
+  package let actions: [PlannedAction]
   /// Where the export would keep what it replaces or moves aside (the full path; its time is
   /// the dry run's, the export names its own), or nil when it would keep nothing aside.
-  public let backupDirectory: String?
+  package let backupDirectory: String?
   /// Whether the node directory exists; false when the export would create it.
-  public let directoryExists: Bool
+  package let directoryExists: Bool
   /// The changes earlier runs were interrupted in, which the export would first finish or
   /// undo (the dry run leaves them as they are, and plans on the directories as they are).
-  public let interruptedChanges: [NodeDirectory.InterruptedChange]
+  package let interruptedChanges: [NodeDirectory.InterruptedChange]
 
   /// Whether the export would change anything (finishing an interrupted change included).
-  public var changes: Bool { plan.changes || !interruptedChanges.isEmpty }
+  package var changes: Bool { plan.changes || !interruptedChanges.isEmpty }
 }
 
 /// The one export path, the one verify path and the one target reader that every command uses:
 /// lock and recover the directory (through the engine), inspect, then plan and apply, verify,
 /// or read the targets, before the lock is released.
-public enum NodeSession {
+package enum NodeSession {
   /// Exports into `node`: inspect → plan → apply, all under the directory's lock. A directory
   /// created for it is removed again when the export fails.
-  public static func export<Node: FreedomNode>(
+  package static func export<Node: FreedomNode>(
     _ node: Node, _ inputs: Node.ExportInputs, consent: ExportConsent,
     events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> ExportOutcome<Node.Plan> {
@@ -67,8 +67,8 @@ public enum NodeSession {
     let directory = try engine { () throws(NodeFileError) in
       try NodeDirectory.open(
         node.directory, layout: node.layout, create: node.createsDirectory,
-        enclosing: node.enclosingDirectories.map(\.engine),
-        nested: node.nestedDirectories.map(\.engine))
+        enclosing: node.enclosingDirectories,
+        nested: node.nestedDirectories)
     }
     report(directory, events)
     var succeeded = false
@@ -111,7 +111,7 @@ public enum NodeSession {
   /// planned as empty and not created (an enclosing installation that exists is still locked
   /// and recovered first). Throws what the export would throw before writing, the refusal
   /// naming every conflict included.
-  public static func dryRun<Node: FreedomNode>(
+  package static func dryRun<Node: FreedomNode>(
     _ node: Node, _ inputs: Node.ExportInputs, consent: ExportConsent,
     events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> ExportDryRun<Node.Plan> {
@@ -133,14 +133,14 @@ public enum NodeSession {
       // A node directory an export does not create fails here as the export's open would.
       directory = try engine { () throws(NodeFileError) in
         try NodeDirectory.openForReading(
-          node.directory, layout: node.layout, enclosing: enclosing.map(\.engine),
-          nested: node.nestedDirectories.map(\.engine), recovering: false)
+          node.directory, layout: node.layout, enclosing: enclosing,
+          nested: node.nestedDirectories, recovering: false)
       }
     } else if let outer {
       directory = try engine { () throws(NodeFileError) in
         try NodeDirectory.openForReading(
           enclosing[outer].path, layout: enclosing[outer].layout,
-          enclosing: enclosing[..<outer].map(\.engine), recovering: false)
+          enclosing: Array(enclosing[..<outer]), recovering: false)
       }
     } else {
       directory = nil
@@ -199,7 +199,7 @@ public enum NodeSession {
 
   /// Verifies `node` against `profile` under its lock, after an interrupted change in it was
   /// finished or undone.
-  public static func verify<Node: FreedomNode>(
+  package static func verify<Node: FreedomNode>(
     _ node: Node, against profile: FreedomProfile, events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> [NodeFinding] {
     try requireDirectory(node.directory)
@@ -228,8 +228,8 @@ public enum NodeSession {
   ) throws(NodeError) -> NodeDirectory {
     let directory = try engine { () throws(NodeFileError) in
       try NodeDirectory.openForReading(
-        node.directory, layout: node.layout, enclosing: node.enclosingDirectories.map(\.engine),
-        nested: node.nestedDirectories.map(\.engine))
+        node.directory, layout: node.layout, enclosing: node.enclosingDirectories,
+        nested: node.nestedDirectories)
     }
     report(directory, events)
     return directory
@@ -245,7 +245,7 @@ public enum NodeSession {
   }
 
   /// Runs `body` on `node`'s state read under its lock (for reading).
-  public static func reading<Node: FreedomNode, Result>(
+  package static func reading<Node: FreedomNode, Result>(
     _ node: Node, events: (NodeEvent) -> Void = { _ in },
     _ body: (Node.State) throws(NodeError) -> Result
   ) throws(NodeError) -> Result {

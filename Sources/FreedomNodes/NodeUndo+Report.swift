@@ -1,24 +1,25 @@
 import NodeFiles
 import VaultKeys
+import Wording
 
 /// How an undo words its plan and result: a dry run's rows and notes, what was put back, and
 /// the JSON object of both.
 extension UndoPlan {
   /// The dry run's title line.
-  public var dryRunTitle: String {
+  package var dryRunTitle: String {
     let backups = restores.map(\.backup).joined(separator: " and ")
     return "Dry run, nothing was written; the undo would put back \(backups):"
   }
 
   /// What would be restored and kept aside, one row a path.
-  public var dryRunRows: [(action: String, path: String)] {
+  package var dryRunRows: [(action: String, path: String)] {
     restores.flatMap { restore in
       restore.restored.map { ("restore", $0) } + restore.keptAside.map { ("keep aside", $0) }
     }
   }
 
   /// The interrupted changes it would first settle, and where what is in place would go.
-  public var dryRunNotes: String {
+  package var dryRunNotes: String {
     var text = ""
     for change in interruptedChanges {
       text +=
@@ -32,7 +33,7 @@ extension UndoPlan {
   }
 
   /// The dry run as `undo --dry-run --json` prints it.
-  public var json: JSONObject {
+  package var json: JSONObject {
     var object = UndoOutcome.header(dryRun: true)
     object.append("directory", .string(directory))
     object.append("kind", .string(kind))
@@ -48,12 +49,12 @@ extension UndoPlan {
 
 extension UndoOutcome {
   /// "Put back <backup> in the <kind> <directory>:".
-  public var title: String {
+  package var title: String {
     "Put back \(backups.joined(separator: " and ")) in the \(kind) \(directory):"
   }
 
   /// Where what was in place went, and how to put it back in turn.
-  public var notes: NodeMessage {
+  package var notes: NodeMessage {
     var text: NodeMessage = ""
     for (folder, names) in NodeChangeResult.KeptAside.directories(keptAside) {
       text +=
@@ -64,7 +65,7 @@ extension UndoOutcome {
   }
 
   /// The result as `undo --json` prints it.
-  public var json: JSONObject {
+  package var json: JSONObject {
     var object = Self.header(dryRun: false)
     object.append("directory", .string(directory))
     object.append("kind", .string(kind))

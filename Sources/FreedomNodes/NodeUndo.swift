@@ -7,36 +7,36 @@ import NodeFiles
 #endif
 
 /// What an undo would do, found without changing anything (`NodeUndo.dryRun`).
-public struct UndoPlan: Sendable {
+package struct UndoPlan: Sendable {
   /// The node directory.
-  public let directory: String
+  package let directory: String
   /// What it is ("bee data directory").
-  public let kind: String
+  package let kind: String
   /// What the engine would put back and keep aside: one plan for the directory, and one for
   /// a desktop installation's Radicle home outside it (`<appRoot>/R/<slot>`) when it holds
   /// the same change's backup.
-  public let restores: [NodeRestorePlan]
+  package let restores: [NodeRestorePlan]
   /// Where what is in place now would be kept, in each directory (the full paths; the time is
   /// the dry run's, the undo names its own).
-  public let keptIn: [String]
+  package let keptIn: [String]
   /// The changes earlier runs were interrupted in, which the undo would first finish or undo
   /// (the dry run leaves them as they are).
-  public let interruptedChanges: [NodeDirectory.InterruptedChange]
+  package let interruptedChanges: [NodeDirectory.InterruptedChange]
 }
 
 /// What an undo did.
-public struct UndoOutcome: Sendable {
+package struct UndoOutcome: Sendable {
   /// The node directory.
-  public let directory: String
+  package let directory: String
   /// What it is ("bee data directory").
-  public let kind: String
+  package let kind: String
   /// The backups that were put back (full paths): the directory's, and that of a desktop
   /// installation's Radicle home outside it when it held the same change's.
-  public let backups: [String]
+  package let backups: [String]
   /// Full paths of what was put back.
-  public let restored: [String]
+  package let restored: [String]
   /// Where each entry that was in place went.
-  public let keptAside: [NodeChangeResult.KeptAside]
+  package let keptAside: [NodeChangeResult.KeptAside]
 }
 
 /// Undo: the last backup a change of a node directory kept (`.freedom-keys.replaced/<name>`)
@@ -45,11 +45,11 @@ public struct UndoOutcome: Sendable {
 /// undo is undone by the next one. The directory's kind (bee, antd, Ant, kubo, Radicle, a
 /// desktop installation) is recognised as `verify` and the exports recognise it, and its layout
 /// says what a backup may hold.
-public enum NodeUndo {
+package enum NodeUndo {
   /// The node whose directory `path` is: a part of a desktop installation by its place (its
   /// ant-data, bee-data, radicle-data, ipfs-data or `R/<slot>`), an installation by desktop's
   /// files, else the node whose files it holds.
-  public static func node(at path: String) throws(NodeError) -> any FreedomNode {
+  package static func node(at path: String) throws(NodeError) -> any FreedomNode {
     try NodeSession.requireDirectory(path)
     if case .partOfInstallation(let part, _)? = try DesktopDirectory.part(path) {
       switch part {
@@ -94,15 +94,15 @@ public enum NodeUndo {
 
   /// What `undo` would do in `path` (with `profile`, that profile of the app root `path`),
   /// changing nothing (an interrupted change is found and told, and left as it is).
-  public static func dryRun(
+  package static func dryRun(
     _ path: String, profile: String? = nil, events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> UndoPlan {
     let node = try node(at: path, profile: profile)
     let directory = try NodeSession.engine { () throws(NodeFileError) in
       try NodeDirectory.openForReading(
         node.directory, layout: node.layout,
-        enclosing: node.enclosingDirectories.map(\.engine),
-        nested: node.nestedDirectories.map(\.engine), recovering: false)
+        enclosing: node.enclosingDirectories,
+        nested: node.nestedDirectories, recovering: false)
     }
     NodeSession.report(directory, events)
     defer { directory.close() }
@@ -127,15 +127,15 @@ public enum NodeUndo {
   /// (`<appRoot>/R/<slot>`) holds the same change's backup there too: both are put back in one
   /// transaction rooted where the export's was (`DesktopInstallation.transactionRoot`); only a
   /// Radicle home outside that too is put back in a second transaction (as the export wrote it).
-  public static func undo(
+  package static func undo(
     _ path: String, profile: String? = nil, events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) -> UndoOutcome {
     let node = try node(at: path, profile: profile)
     let directory = try NodeSession.engine { () throws(NodeFileError) in
       try NodeDirectory.open(
         node.directory, layout: node.layout, create: false,
-        enclosing: node.enclosingDirectories.map(\.engine),
-        nested: node.nestedDirectories.map(\.engine))
+        enclosing: node.enclosingDirectories,
+        nested: node.nestedDirectories)
     }
     NodeSession.report(directory, events)
     defer { directory.close() }

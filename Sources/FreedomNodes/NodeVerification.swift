@@ -1,21 +1,22 @@
 import CryptoPrimitives
 import VaultKeys
+import Wording
 
 /// Several node directories verified against one profile, as `verify` reports them: each
 /// node's findings, the backups the directories hold, and the directories where nothing of
 /// their node was found (a wrong path more often than a lost key).
-public struct NodeVerification: Sendable {
+package struct NodeVerification: Sendable {
   /// The nodes' findings, in the order the directories were given.
-  public private(set) var findings: [NodeFinding] = []
+  package private(set) var findings: [NodeFinding] = []
   /// The backups the directories hold, reported after the nodes.
-  public private(set) var backups: [NodeFinding] = []
+  package private(set) var backups: [NodeFinding] = []
   /// The directories with nothing of their node, named by their check.
-  public private(set) var nothingFound: [(check: String, directory: String)] = []
+  package private(set) var nothingFound: [(check: String, directory: String)] = []
 
   /// Verifies each directory in turn, under its lock, after any interrupted export in it was
   /// finished or undone; `password` opens the keystores of the kinds that take one.
-  public init(
-    _ directories: [(kind: NodeKind, path: String)], password: SecureBytes?,
+  package init(
+    _ directories: [(kind: NodeDirectoryKind, path: String)], password: SecureBytes?,
     against profile: FreedomProfile, events: (NodeEvent) -> Void = { _ in }
   ) throws(NodeError) {
     for (kind, directory) in directories {
@@ -30,18 +31,18 @@ public struct NodeVerification: Sendable {
   }
 
   /// Why the directories fail (nothing found first), or nil when every node matches.
-  public var failure: String? { NodeFinding.failure(findings, nothingFound: nothingFound) }
+  package var failure: String? { NodeFinding.failure(findings, nothingFound: nothingFound) }
 
   /// One line per node, then per backup.
-  public var lines: NodeMessage { NodeFinding.lines(findings + backups) }
+  package var lines: NodeMessage { NodeFinding.lines(findings + backups) }
 
   /// Whether a BIP-39 passphrase could explain what was found (`passphraseGiven`: one was).
-  public func passphraseMayExplain(passphraseGiven: Bool) -> Bool {
+  package func passphraseMayExplain(passphraseGiven: Bool) -> Bool {
     NodeFinding.passphraseMayExplain(findings, passphraseGiven: passphraseGiven)
   }
 
   /// The report as one JSON object: one member per node, the backups, `ok`.
-  public func json(passphraseMayExplain: Bool) -> JSONObject {
+  package func json(passphraseMayExplain: Bool) -> JSONObject {
     NodeFinding.json(
       nodes: findings, backups: backups, passphraseMayExplain: passphraseMayExplain)
   }

@@ -10,20 +10,20 @@ import VaultKeys
 extension UserFiles {
   /// A keystore file a user names, opened: the keystore and, with a password, the address of
   /// the key it holds (the MAC checked first).
-  public struct OpenedKeystore: Sendable {
-    public let keystore: Web3Keystore
+  package struct OpenedKeystore: Sendable {
+    package let keystore: Web3Keystore
     /// The key's address, nil without a password.
-    public let keyAddress: EthereumAddress?
+    package let keyAddress: EthereumAddress?
   }
 
   /// Why a keystore file cannot be opened, naming the file.
-  public struct KeystoreFileError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+  package struct KeystoreFileError: Error, CustomStringConvertible, Sendable {
+    package let description: String
   }
 
   /// Reads and parses the keystore at `path` and, with `password`, decrypts it (`events` is
   /// told of the key derivation first).
-  public static func keystore(
+  package static func keystore(
     _ path: String, password: SecureBytes?, events: (NodeEvent) -> Void = { _ in }
   ) throws(KeystoreFileError) -> OpenedKeystore {
     let bytes: SecureBytes?
@@ -56,7 +56,7 @@ extension UserFiles {
 extension UserFiles {
   /// Desktop's `vault-meta.json` beside the vault at `vaultPath`, when there is one (a vault
   /// read from standard input, "-", has no directory).
-  public static func vaultMeta(besideVault vaultPath: String) -> String? {
+  package static func vaultMeta(besideVault vaultPath: String) -> String? {
     guard vaultPath != "-" else { return nil }
     let directory = vaultPath.lastIndex(of: "/").map { String(vaultPath[...$0]) } ?? "./"
     let candidate = directory + DesktopVaultMeta.fileName
@@ -64,12 +64,12 @@ extension UserFiles {
   }
 
   /// Why a vault-meta file cannot be read, naming it.
-  public struct VaultMetaFileError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+  package struct VaultMetaFileError: Error, CustomStringConvertible, Sendable {
+    package let description: String
   }
 
   /// The vault-meta file at `path`, parsed (nothing in it is secret); nil when there is none.
-  public static func vaultMeta(_ path: String) throws(VaultMetaFileError) -> DesktopVaultMeta? {
+  package static func vaultMeta(_ path: String) throws(VaultMetaFileError) -> DesktopVaultMeta? {
     let bytes: SecureBytes?
     do {
       bytes = try read(path)

@@ -10,15 +10,15 @@ import NodeFiles
 /// The files a user names outside every node directory (a vault backup, a keystore, a
 /// checkpoint, a new mnemonic): read with the engine's one reader, written as key files are
 /// (a temporary file in the same directory, its mode set with fchmod, fsync, rename).
-public enum UserFiles {
+package enum UserFiles {
   /// The bytes of the regular file at `path` (links followed), or nil when there is none.
-  public static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
+  package static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
     try NodeFileReader.read(path)
   }
 
   /// Writes `bytes` to `path` with `mode`; an existing file is replaced only when `replacing`
   /// (else `.alreadyExists`).
-  public static func write(
+  package static func write(
     _ bytes: some ContiguousBytes, to path: String, mode: UInt32, replacing: Bool
   ) throws(SecureFileError) {
     try SecureFileWriter.write(
@@ -27,18 +27,18 @@ public enum UserFiles {
 }
 
 /// What an export moved aside, and where.
-public typealias KeptAside = NodeChangeResult.KeptAside
+package typealias KeptAside = NodeChangeResult.KeptAside
 /// A change an earlier run left unfinished, and what became of it.
-public typealias InterruptedChange = NodeDirectory.InterruptedChange
+package typealias InterruptedChange = NodeDirectory.InterruptedChange
 
 extension NodeSession {
   /// The folder in a node directory that holds what exports replaced.
-  public static let backupFolder = NodeLayout.replacedName
+  package static let backupFolder = NodeLayout.replacedName
 }
 
 extension UserFiles {
   /// Why the files of a directory a user names cannot be read.
-  public enum DirectoryError: Error, Equatable, Sendable {
+  package enum DirectoryError: Error, Equatable, Sendable {
     /// The directory cannot be listed; `reason` is the system's explanation.
     case unlistable(reason: String)
     /// It holds no file with the extension asked for.
@@ -51,7 +51,7 @@ extension UserFiles {
 
   /// The files of `directory` whose names end in `suffix` (hidden ones left out), in name
   /// order, each with its bytes: a directory of results, read as a whole.
-  public static func files(in directory: String, endingIn suffix: String) throws(DirectoryError)
+  package static func files(in directory: String, endingIn suffix: String) throws(DirectoryError)
     -> [(name: String, bytes: [UInt8])]
   {
     let entries: [String]

@@ -2,9 +2,9 @@ import SystemCalls
 
 /// Why a node directory could not be read, locked or changed. `message` is one line a user can
 /// act on; `code` is for callers that match on the kind of failure.
-public struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The kinds of failure.
-  public enum Code: Sendable, Equatable {
+  package enum Code: Sendable, Equatable {
     /// Another freedom-keys holds the directory's lock and did not let go in time.
     case busy
     /// A file or directory could not be read, created, renamed or removed.
@@ -17,11 +17,11 @@ public struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible
   }
 
   /// What kind of failure it is.
-  public let code: Code
+  package let code: Code
   /// One line saying what went wrong and what to do.
-  public let message: String
+  package let message: String
 
-  public init(_ code: Code, _ message: String) {
+  package init(_ code: Code, _ message: String) {
     self.code = code
     self.message = message
   }
@@ -43,5 +43,5 @@ public struct NodeFileError: Error, Sendable, Equatable, CustomStringConvertible
     }
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -45,6 +45,21 @@ enum ChildDerivation {
       ExtendedKeyEncoding.storeBigEndian32(rawIndex, into: buffer, at: 1 + halfByteCount)
       return HMACSHA512.authenticate(key: chainCode, message: UnsafeRawBufferPointer(buffer))
     }
+
+    /// The hardened chain from `key` and `chainCode` through `components`: at each step
+    /// `I = HMAC-SHA512(chainCode, 0x00 ‖ key ‖ ser32(i))`, key = `IL`, chain code = `IR` —
+    /// SLIP-0010's Ed25519 tree and Railgun's BabyJubJub tree alike.
+    func hardenedChain(
+      key: SecureBytesSlice, chainCode: SecureBytesSlice,
+      _ components: some Sequence<DerivationPath.Component>
+    ) -> (key: SecureBytesSlice, chainCode: SecureBytesSlice) {
+      var (key, code) = (key, chainCode)
+      for component in components {
+        let hmac = authenticate(privateKey: key, chainCode: code, rawIndex: component.rawIndex)
+        (key, code) = (SecureBytesSlice.left(hmac), SecureBytesSlice.right(hmac))
+      }
+      return (key, code)
+    }
   }
 
   /// `I = HMAC-SHA512(chainCode, serP(K) ‖ ser32(i))` for a non-hardened child.

@@ -56,13 +56,12 @@ public struct SLIP10Ed25519Key: Sendable, CustomStringConvertible {
     guard let last = path.components.last else { return self }
     guard path.components.count <= Int(UInt8.max - depth) else { throw .depthExceeded }
     return try ChildDerivation.withScratch { message in
-      var key = SecureBytesSlice(self.key)
-      var code = SecureBytesSlice(chainCode)
-      for component in path.components.dropLast() {
-        (key, code) = Self.child(of: key, chainCode: code, component, message)
-      }
-      let parentKey = key.copied
-      (key, code) = Self.child(of: key, chainCode: code, last, message)
+      let parent = message.hardenedChain(
+        key: SecureBytesSlice(self.key), chainCode: SecureBytesSlice(chainCode),
+        path.components.dropLast())
+      let parentKey = parent.key.copied
+      let (key, code) = message.hardenedChain(
+        key: parent.key, chainCode: parent.chainCode, CollectionOfOne(last))
       return SLIP10Ed25519Key(
         privateKey: key.copied, chainCode: code.copied, depth: depth + UInt8(path.components.count),
         parentKey: parentKey, childNumber: last.rawIndex)
@@ -74,15 +73,6 @@ public struct SLIP10Ed25519Key: Sendable, CustomStringConvertible {
     -> SLIP10Ed25519Key
   {
     try derive(DerivationPath(components: [component]))
-  }
-
-  private static func child(
-    of key: SecureBytesSlice, chainCode: SecureBytesSlice, _ component: DerivationPath.Component,
-    _ message: ChildDerivation.HardenedMessage
-  ) -> (SecureBytesSlice, SecureBytesSlice) {
-    let hmac = message.authenticate(
-      privateKey: key, chainCode: chainCode, rawIndex: component.rawIndex)
-    return (SecureBytesSlice.left(hmac), SecureBytesSlice.right(hmac))
   }
 
   /// The Ed25519 public key.

@@ -2,7 +2,7 @@ import CryptoPrimitives
 
 /// Standard base64 (RFC 4648 §4, `+/`, `=` padding) from secret bytes to secret text and back,
 /// so a private key's text form never sits in an ordinary `String` or array.
-enum SecureBase64 {
+package enum SecureBase64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
   /// The 6-bit value of each ASCII character, or -1.
@@ -14,7 +14,7 @@ enum SecureBase64 {
   private static let pad = UInt8(ascii: "=")
 
   /// The padded base64 text (ASCII, hence UTF-8) of `data`.
-  static func encode(_ data: SecureBytes) -> SecureBytes {
+  package static func encode(_ data: SecureBytes) -> SecureBytes {
     SecureBytes(count: (data.count + 2) / 3 * 4) { out in
       data.withUnsafeBytes { input in
         var o = 0
@@ -33,7 +33,7 @@ enum SecureBase64 {
 
   /// The bytes of base64 `text`, or nil unless it is standard base64. ASCII whitespace is
   /// skipped (pasted text); padding may be present or left off, as long as it is consistent.
-  static func decode(_ text: SecureBytes) -> SecureBytes? {
+  package static func decode(_ text: SecureBytes) -> SecureBytes? {
     guard let byteCount = text.withUnsafeBytes(measure) else { return nil }
     return SecureBytes(count: byteCount) { out in
       text.withUnsafeBytes { input in

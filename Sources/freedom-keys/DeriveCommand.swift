@@ -3,7 +3,7 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys derive`: the identities of one mnemonic, or the key at one path.
-struct DeriveCommand: ParsableCommand {
+struct DeriveCommand: Command {
   static let json = SharedOptions.json(help: "Print JSON instead of a summary.")
   static let includeSecrets = Option.flag(
     "include-secrets", help: "Also print the seed and the private keys.")
@@ -34,8 +34,8 @@ struct DeriveCommand: ParsableCommand {
   static let railgunUserData = Option.value(
     "railgun-user-data", "dir", help: "Its userData directory, as desktop names it.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "derive",
       abstract: "Print the wallet, Swarm, IPFS and Radicle keys of a mnemonic.",
       discussion: MnemonicOptions.discussion + "\n" + """

@@ -3,14 +3,14 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys export ant`: the Swarm key as Ant's identity file (`Ant`).
-struct ExportAntCommand: ParsableCommand {
+struct ExportAntCommand: Command {
   static let dataDir = SharedOptions.dataDir(help: "Ant's data directory.")
   static let nonce = TypedOption<AntIdentity.NonceRule>.choice(
     "nonce", "rule", help: "Overlay nonce: zero (iOS, default) or derived.",
     [("zero", .zero), ("derived", .derivedFromKey)])
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "ant",
       abstract: "Write Ant's \(Ant.identityFile) for the Swarm key m/44'/60'/0'/0/1.",
       discussion: """

@@ -5,13 +5,13 @@ import VaultKeys
 
 /// `freedom-keys export antd`: the Swarm wallet as antd's keystore, opened by the password
 /// antd reads — what desktop Freedom's ant-data holds (`Antd`).
-struct ExportAntdCommand: ParsableCommand {
+struct ExportAntdCommand: Command {
   static let dataDir = SharedOptions.dataDir(help: "antd's data directory (desktop: ant-data).")
   static let passwordFile = SharedOptions.passwordFile(
     help: "Password when \(Antd.configFile) has none.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "antd",
       abstract: "Write antd's \(Antd.keystoreFile) for the Swarm wallet m/44'/60'/0'/0/1.",
       discussion: """

@@ -3,7 +3,7 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys export bee`: the Swarm wallet as bee's keystore (`Bee`).
-struct ExportBeeCommand: ParsableCommand {
+struct ExportBeeCommand: Command {
   static let dataDir = SharedOptions.dataDir(help: "bee's data directory (--data-dir).")
   static let passwordFile = SharedOptions.passwordFile(
     help: "Read the keystore password from <path>.")
@@ -12,8 +12,8 @@ struct ExportBeeCommand: ParsableCommand {
     "scrypt-n", "n", help: "scrypt cost, a power of two (default 32768).",
     in: 1024...Web3Keystore.maximumBeeScryptN)
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "bee",
       abstract: "Write bee's \(Bee.keystoreFile) for the Swarm wallet m/44'/60'/0'/0/1.",
       discussion: """

@@ -1,9 +1,9 @@
 import CommandLineKit
 
 /// `freedom-keys export`: writes one node's key files from the mnemonic.
-struct ExportCommand: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+struct ExportCommand: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "export",
       abstract: "Write the key files of bee, kubo, Ant, antd, Radicle or Freedom.",
       subcommands: [

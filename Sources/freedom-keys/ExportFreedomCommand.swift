@@ -6,7 +6,7 @@ import VaultKeys
 /// `freedom-keys export freedom`: restores a desktop Freedom installation from the mnemonic in
 /// one transaction — antd's data, Radicle's home where desktop looks for it and, with a vault
 /// password, the vault and its metadata as desktop writes them (`DesktopInstallation`).
-struct ExportFreedomCommand: ParsableCommand {
+struct ExportFreedomCommand: Command {
   static let freedomDir = SharedOptions.freedomDir(
     help: "Desktop's userData (Linux: ~/.config/Freedom).")
   static let vaultPassword = MnemonicOptions.vaultPasswordFile
@@ -22,8 +22,8 @@ struct ExportFreedomCommand: ParsableCommand {
   static let vaultCipher = DesktopInstallation.vaultCipher
   static let minimumPassword = DesktopVault.minimumPasswordLength
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "freedom",
       abstract: "Restore a desktop Freedom installation (ant-data, Radicle, vault).",
       discussion: """

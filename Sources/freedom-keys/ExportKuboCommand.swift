@@ -4,14 +4,14 @@ import VaultKeys
 
 /// `freedom-keys export kubo`: the IPFS key into a kubo repository's config, or as a key file
 /// for `ipfs key import`.
-struct ExportKuboCommand: ParsableCommand {
+struct ExportKuboCommand: Command {
   static let repo = Option.value(
     "repo", "dir", help: "Set the Identity in <dir>/config (IPFS_PATH).")
   static let keyFile = Option.value(
     "key-file", "path", help: "Write the libp2p private key protobuf to <path>.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "kubo",
       abstract: "Put the IPFS key m/44'/73405'/0'/0'/0' into a kubo repo.",
       discussion: """

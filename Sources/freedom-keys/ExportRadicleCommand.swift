@@ -4,7 +4,7 @@ import VaultKeys
 
 /// `freedom-keys export radicle`: the Radicle key pair, and optionally the node alias
 /// (`Radicle`).
-struct ExportRadicleCommand: ParsableCommand {
+struct ExportRadicleCommand: Command {
   static let home = Option.value("home", "dir", help: "The Radicle home (RAD_HOME, ~/.radicle).")
   static let alias = SharedOptions.radicleAlias(
     help: "Set node.alias in \(Radicle.configFile); key comment.")
@@ -12,8 +12,8 @@ struct ExportRadicleCommand: ParsableCommand {
   /// The key comment when no alias is given.
   static let defaultComment = "freedom-keys"
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "radicle",
       abstract: "Write Radicle's keys for the key m/44'/73404'/0'/0'/0'.",
       discussion: """

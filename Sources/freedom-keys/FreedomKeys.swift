@@ -1,7 +1,7 @@
 import CommandLineKit
 
 /// The `freedom-keys` tool: a group whose subcommands do the work.
-struct FreedomKeys: ParsableCommand {
+struct FreedomKeys: Command {
   static let version = "0.1.0"
 
   /// The tool as the command-line framework sees it: this tree, and the rules across commands.
@@ -23,8 +23,8 @@ struct FreedomKeys: ParsableCommand {
         """)
   }
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "freedom-keys",
       abstract: "Derive the Freedom browser's node identities from one BIP-39 mnemonic.",
       // One entry per command; each type carries its own name, options and help, from which
@@ -48,9 +48,9 @@ struct FreedomKeys: ParsableCommand {
 
 /// `freedom-keys help [command …]`: the same text as `freedom-keys [command …] --help`.
 /// The parser resolves the words itself; this type gives the command its place in the tree.
-struct HelpCommand: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+struct HelpCommand: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "help",
       abstract: "Show the help of a command ('help export bee').",
       discussion: """

@@ -1,4 +1,5 @@
 import VaultKeys
+import Wording
 
 /// Says on stderr that a key derivation will take more than a second (`KeyDerivationNotice`),
 /// so a slow run is not mistaken for a hang.
@@ -12,6 +13,6 @@ enum KDFNotice {
   }
 
   private static func say(_ notice: String?) {
-    notice.map { Output.standardError("freedom-keys: \(Output.oneLine($0))\n") }
+    notice.map { Output.standardError("freedom-keys: \(TerminalText.oneLine($0))\n") }
   }
 }

@@ -3,9 +3,9 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys keystore`: tools for Web3 Secret Storage key files.
-struct KeystoreCommand: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+struct KeystoreCommand: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "keystore",
       abstract: "Inspect Web3 Secret Storage (v3) key files, such as swarm.key.",
       subcommands: [KeystoreInspectCommand.self])
@@ -18,14 +18,14 @@ struct KeystoreCommand: ParsableCommand {
 
 /// `freedom-keys keystore inspect FILE`: what a v3 key file says, and with a password whether it
 /// opens and whose key it holds. The private key is never printed.
-struct KeystoreInspectCommand: ParsableCommand {
+struct KeystoreInspectCommand: Command {
   static let file = Option.value("file", "file", help: "The key file (JSON).")
   static let passwordFile = SharedOptions.passwordFile(
     help: "Check the MAC with the password in <path>.")
   static let json = SharedOptions.json(help: "Print JSON instead of a summary.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "inspect",
       abstract: "Print a keystore's address and KDF; with a password, check it.",
       discussion: """

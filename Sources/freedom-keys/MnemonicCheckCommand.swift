@@ -1,14 +1,15 @@
 import CommandLineKit
-import PhraseRecovery
+import FreedomNodes
+import Recovery
 import VaultKeys
 
 /// `freedom-keys mnemonic check`: whether a mnemonic is valid, and if not, which word or count
 /// is wrong — without ever printing the phrase.
-struct MnemonicCheckCommand: ParsableCommand {
+struct MnemonicCheckCommand: Command {
   static let json = SharedOptions.json(help: "Print the verdict as JSON.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "check",
       abstract: "Check a mnemonic's words, count and checksum.",
       discussion: MnemonicOptions.discussion + "\n" + """
@@ -73,11 +74,12 @@ struct MnemonicCheckCommand: ParsableCommand {
         + (repair.typos > 0 ? " --typos \(repair.typos)" : "")
         + (repair.allowsSwap ? " --swaps" : "")
     let command =
-      "freedom-keys recover --mnemonic-file \(NodeText.shellQuoted(file))\(language)\(options) "
+      "freedom-keys recover --mnemonic-file \(NodeMessage.shellQuoted(file))\(language)\(options) "
       + "--bee-dir DIR (or another target: --address, --peer-id, --kubo-repo, --radicle-home, "
       + "--ant-dir, --freedom-dir)"
     guard let which = repair.unplaceableWords else { return command }
-    return "write ? for \(which) in \(NodeText.shellQuoted(file)) (no word is within two letters "
+    return
+      "write ? for \(which) in \(NodeMessage.shellQuoted(file)) (no word is within two letters "
       + "of \(repair.unplaceable.count == 1 ? "it" : "them")), then run \(command)"
   }
 }

@@ -4,14 +4,14 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys mnemonic generate`: a new mnemonic from libsodium's random generator.
-struct MnemonicGenerateCommand: ParsableCommand {
+struct MnemonicGenerateCommand: Command {
   static let words = Option.value(
     "words", "n", help: "12, 15, 18, 21 or 24 words (default 24).")
   static let language = SharedOptions.language(help: "The wordlist (default english).")
   static let out = SharedOptions.out(help: "Write it to a new file <path> (mode 0600).")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "generate",
       abstract: "Create a new mnemonic from secure random entropy.",
       discussion: """

@@ -5,23 +5,6 @@ import VaultKeys
 /// The CLI's wording of what FreedomNodes reports: events as warnings, typed errors as one line
 /// with this tool's options, conflicts as one refusal naming every one.
 enum NodeText {
-  /// Which command an error is worded for.
-  enum Context {
-    case export
-    case verify
-    /// `recover`, reading its targets through `option`.
-    case recover(Option)
-
-    /// The library's operation.
-    var operation: NodeOperation {
-      switch self {
-      case .export: .export
-      case .verify: .verify
-      case .recover: .recover
-      }
-    }
-  }
-
   /// Shows an event on stderr.
   static func show(_ event: NodeEvent) {
     if case .keyDerivation(let encrypting, let path, let kdf) = event {
@@ -30,34 +13,35 @@ enum NodeText {
     event.warning.map(Output.warning)
   }
 
-  /// Runs `body`, a NodeError worded for `context` (a refusal's hint naming only what
-  /// `consent` does not cover yet).
+  /// Runs `body`, a NodeError worded for `operation` (`recover` reading its targets through
+  /// `targetOption`; a refusal's hint naming only what `consent` does not cover yet).
   static func run<Result>(
-    _ context: Context, consent: ExportConsent = ExportConsent(), _ body: () throws -> Result
+    _ operation: NodeOperation, targetOption: Option? = nil,
+    consent: ExportConsent = ExportConsent(), _ body: () throws -> Result
   ) throws -> Result {
     do {
       return try body()
     } catch let error as NodeError {
-      throw cliError(error, context, consent: consent)
+      throw cliError(error, operation, targetOption: targetOption, consent: consent)
     }
   }
 
   /// The CLI error for `error`: its message with each remedy worded as this tool's option, a
   /// mismatch (exit 3) where the directory holds nothing of what was to be checked.
   static func cliError(
-    _ error: NodeError, _ context: Context, consent: ExportConsent = ExportConsent()
+    _ error: NodeError, _ operation: NodeOperation, targetOption: Option? = nil,
+    consent: ExportConsent = ExportConsent()
   ) -> CLIError {
-    let text = render(error.message(context.operation, consent: consent), context)
-    return error.isMismatch(context.operation) ? .mismatch(text) : .failure(text)
+    let text = render(error.message(operation, consent: consent), targetOption: targetOption)
+    return error.isMismatch(operation) ? .mismatch(text) : .failure(text)
   }
 
-  /// `message` with its remedies worded as this tool's options.
-  static func render(_ message: NodeMessage, _ context: Context = .export) -> String {
+  /// `message` with its remedies worded as this tool's options (`.targetOption` as
+  /// `targetOption`, the option `recover` read its targets through).
+  static func render(_ message: NodeMessage, targetOption: Option? = nil) -> String {
     message.rendered { remedy in
-      guard remedy == .targetOption, case .recover(let option) = context else {
-        return RemedyFlags.words(remedy)
-      }
-      return option.synopsis
+      guard remedy == .targetOption, let targetOption else { return RemedyFlags.words(remedy) }
+      return targetOption.synopsis
     }
   }
 
@@ -68,7 +52,4 @@ enum NodeText {
   ) -> String {
     render(NodeConflict.refusal(conflicts, antNonce: antNonce, consent: consent))
   }
-
-  /// `text` as one word for a POSIX shell.
-  static func shellQuoted(_ text: String) -> String { NodeMessage.shellQuoted(text) }
 }

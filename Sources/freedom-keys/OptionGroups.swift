@@ -18,7 +18,7 @@ enum SharedOptions {
 
   /// A node kind's directory, as verify and recover take them (`--bee-dir`, `--kubo-repo`, …:
   /// the name the kind declares).
-  static func directory(_ kind: NodeKind, help: String) -> Option {
+  static func directory(_ kind: NodeDirectoryKind, help: String) -> Option {
     .value(kind.option, "dir", help: help)
   }
 

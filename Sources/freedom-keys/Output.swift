@@ -1,4 +1,5 @@
 import CommandLineKit
+import Wording
 
 /// Writing to the standard streams without buffering surprises: results to stdout, everything
 /// meant for the person (prompts, warnings, errors) to stderr.
@@ -17,14 +18,11 @@ enum Output {
 
   /// `freedom-keys: warning: …` on standard error.
   static func warning(_ message: String) {
-    standardError("freedom-keys: warning: \(oneLine(message))\n")
+    standardError("freedom-keys: warning: \(TerminalText.oneLine(message))\n")
   }
 
   /// `freedom-keys: hint: …` on standard error: what may explain a result.
   static func hint(_ message: String) {
-    standardError("freedom-keys: hint: \(oneLine(message))\n")
+    standardError("freedom-keys: hint: \(TerminalText.oneLine(message))\n")
   }
-
-  /// `message` made one line (`StandardStreams.oneLine`).
-  static func oneLine(_ message: String) -> String { StandardStreams.oneLine(message) }
 }

@@ -1,17 +1,17 @@
 import CommandLineKit
 import FreedomNodes
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 /// `freedom-keys recover collect DIR`: merges the `--json` results of a sharded search (one
 /// file per shard, of `recover` or of `recover password`) into one answer: found, exhausted,
 /// or incomplete (and which shards).
-struct RecoverCollectCommand: ParsableCommand {
+struct RecoverCollectCommand: Command {
   static let directory = Option.value(
     "dir", "dir", help: "The directory of the shards' --json results (*.json).")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "collect",
       abstract: "Merge the shards' --json results of a search.",
       discussion: """

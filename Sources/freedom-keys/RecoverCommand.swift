@@ -3,12 +3,12 @@ import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
 import FreedomNodes
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 /// `freedom-keys recover`: finds the missing, illegible, misspelt or swapped words of a phrase
 /// by deriving each candidate's identities and comparing them with what the user still has.
-struct RecoverCommand: ParsableCommand {
+struct RecoverCommand: Command {
   static let missing = Option.value("missing", "n", help: "N words were left out, anywhere.")
   static let swaps = Option.flag("swaps", help: "Two adjacent words may be exchanged (once).")
   static let typos = Option.value("typos", "k", help: "Up to K words anywhere may be wrong.")
@@ -39,12 +39,13 @@ struct RecoverCommand: ParsableCommand {
 
   /// The node directories recover reads targets from, Swarm keystores first (the registry's).
   static let nodeKinds =
-    NodeKind.all.filter(\.holdsSwarmKeystore) + NodeKind.all.filter { !$0.holdsSwarmKeystore }
+    NodeDirectoryKind.all.filter(\.holdsSwarmKeystore)
+    + NodeDirectoryKind.all.filter { !$0.holdsSwarmKeystore }
   static let directoryOptions =
     nodeKinds.map { SharedOptions.directory($0, help: "Target: \($0.target).") } + [freedomDir]
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "recover",
       abstract: "Find the unreadable, missing, misspelt or swapped words.",
       discussion: """
@@ -296,8 +297,10 @@ struct RecoverCommand: ParsableCommand {
 
   /// The targets a node or Freedom directory names, from public data only.
   static func targets(from directory: String, option: Option) throws -> [RecoveryTarget] {
-    try NodeText.run(.recover(option)) {
-      if let kind = NodeKind.named(option.name) { return try kind.recoveryTargets(directory) }
+    try NodeText.run(.recover, targetOption: option) {
+      if let kind = NodeDirectoryKind.named(option.name) {
+        return try kind.recoveryTargets(directory)
+      }
       return try NodeSession.recoveryTargets(DesktopInstallation(userData: directory))
     }
   }

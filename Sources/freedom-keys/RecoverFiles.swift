@@ -1,7 +1,7 @@
 import CommandLineKit
 import CryptoPrimitives
 import FreedomNodes
-import PhraseRecovery
+import Recovery
 
 /// The files `recover` writes: the found phrase or password (`--out`), and what a checkpoint
 /// (`--resume`) that cannot be used says.

@@ -2,12 +2,12 @@ import CommandLineKit
 import CryptoPrimitives
 import FoundationEssentials
 import FreedomNodes
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 /// `freedom-keys recover password`: opens desktop Freedom's vault or a web3 v3 keystore from
 /// the password as remembered (and its likely typos) or a list of candidates.
-struct RecoverPasswordCommand: ParsableCommand {
+struct RecoverPasswordCommand: Command {
   static let vault = Option.value(
     "vault", "path", help: "Target: desktop's identity-vault.json.")
   static let metamaskVault = MnemonicOptions.metamaskVault(help: "Target: MetaMask's vault.")
@@ -29,8 +29,8 @@ struct RecoverPasswordCommand: ParsableCommand {
 
   static let targetOptions = [vault, metamaskVault, keystore, freedomDir, beeDir, antdDir]
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "password",
       abstract: "Find the password of a vault or keystore.",
       discussion: """
@@ -193,7 +193,7 @@ struct RecoverPasswordCommand: ParsableCommand {
       }
       return (path, try PasswordTarget(keystore: bytes, file: path))
     case Self.freedomDir:
-      return try NodeText.run(.recover(option)) {
+      return try NodeText.run(.recover, targetOption: option) {
         let installation =
           try profileName.map { try DesktopInstallation(appRoot: path, profile: $0) }
           ?? DesktopInstallation(userData: path)
@@ -201,7 +201,7 @@ struct RecoverPasswordCommand: ParsableCommand {
       }
     default:
       do {
-        return try NodeText.run(.recover(option)) {
+        return try NodeText.run(.recover, targetOption: option) {
           try NodeSession.passwordTarget(
             swarmKeystoreIn: path, antd: option == Self.antdDir, events: NodeText.show)
         }
@@ -237,24 +237,21 @@ struct RecoverPasswordCommand: ParsableCommand {
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
           try PasswordTokens(file: file)
         }, candidates: candidates)
-    } catch .tooManyPasswords(let count) {
-      throw CLIError.failure(
-        "the passwords to try would be more than \(RecoveryText.grouped(count)), more than can "
-          + "be held: give a lower --password-typos or fewer candidates")
     } catch {
-      throw CLIError.failure(error.description)
+      throw CLIError.failure(error.cliDescription)
     }
   }
 
   /// The one line for a `--resume` checkpoint that cannot be used (another search's or
   /// part's, or not one).
   func checkpointRefusal(_ error: PasswordRecoveryError, path: String) -> CLIError {
+    let reason = error.cliDescription
     if case .checkpointPastEnd = error {
       return .failure(
-        "\(path): \(error): delete it (or give another --resume file) to search from the start")
+        "\(path): \(reason): delete it (or give another --resume file) to search from the start")
     }
     let same = searchRun.shard.count > 1 ? "passwords and --shard" : "passwords"
     return .failure(
-      "\(path): \(error): give another --resume file, or the same file and \(same) as before")
+      "\(path): \(reason): give another --resume file, or the same file and \(same) as before")
   }
 }

@@ -1,6 +1,6 @@
 import CommandLineKit
 import CryptoPrimitives
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 /// How `recover password` words a search: what it searches and its progress on stderr, what

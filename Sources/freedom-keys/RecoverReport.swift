@@ -1,6 +1,6 @@
 import CommandLineKit
 import CryptoPrimitives
-import PhraseRecovery
+import Recovery
 import VaultKeys
 
 /// How `recover` words a session: its events on stderr as they come, its end on stdout (or as

@@ -1,5 +1,5 @@
 import CommandLineKit
-import PhraseRecovery
+import Recovery
 
 extension RecoverCommand {
   /// The targets the options name (not the directories'), and whether an --address is looked

@@ -1,6 +1,8 @@
 import FreedomNodes
+import Recovery
 
-/// The one table from the library's typed remedies to this tool's options and commands.
+/// The one table from the libraries' typed remedies (FreedomNodes', Recovery's) to this
+/// tool's options and commands.
 enum RemedyFlags {
   /// How freedom-keys words `remedy` (`.targetOption` is the option recover was given, which
   /// `NodeText.render` fills in).
@@ -25,6 +27,19 @@ enum RemedyFlags {
     case .runAgain: "run this again"
     case .tool: "freedom-keys"
     case .undo(let directory): "'freedom-keys undo \(directory)'"
+    }
+  }
+
+  /// How freedom-keys words a recovery's `remedy`.
+  static func words(_ remedy: RecoveryRemedy) -> String {
+    switch remedy {
+    case .language: "give --language"
+    case .countMissingWords: "give --missing N for words left out"
+    case .typosAllowed(let count): "--typos \(count) is"
+    case .fewerTypos: "a lower --typos"
+    case .fewerDamageModels: "use fewer of --missing, --swaps and --typos together"
+    case .shardSyntax: "--shard K/N"
+    case .fewerPasswords: "give a lower --password-typos or fewer candidates"
     }
   }
 }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import FoundationEssentials
 import FreedomNodes
+import Wording
 
 /// The checkpoint of a search run, `recover`'s or `recover password`'s: the file `--resume`
 /// names, checked before the search, or else the one a search keeps by itself in
@@ -34,7 +35,7 @@ struct SearchCheckpoint {
       if FileManager.default.fileExists(atPath: file.path) {
         // The folder comes from the environment: made one line before it reaches a terminal.
         Output.standardError(
-          Output.oneLine(
+          TerminalText.oneLine(
             "continuing from the checkpoint this search kept in \(file.path) (delete it to "
               + "search from the start)") + "\n")
       }
@@ -84,13 +85,12 @@ struct SearchCheckpoint {
   /// empty one as ''); nil when one holds a control character (it would act on the terminal,
   /// and cannot be shown as typed).
   static func shellWords(_ arguments: [String]) -> String? {
-    let control = { (scalar: Unicode.Scalar) in
-      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-    guard !arguments.contains(where: { $0.unicodeScalars.contains(where: control) }) else {
+    guard
+      !arguments.contains(where: { $0.unicodeScalars.contains(where: TerminalText.isControl) })
+    else {
       return nil
     }
-    return arguments.map { $0.isEmpty ? "''" : NodeText.shellQuoted($0) }
+    return arguments.map { $0.isEmpty ? "''" : NodeMessage.shellQuoted($0) }
       .joined(separator: " ")
   }
 }

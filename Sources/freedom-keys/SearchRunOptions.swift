@@ -2,7 +2,7 @@ import CommandLineKit
 import CryptoPrimitives
 import Dispatch
 import FoundationEssentials
-import PhraseRecovery
+import Recovery
 
 /// The options `recover` and `recover password` share, declared and read once: the keyboard
 /// typos are made on, the part of the search this run takes, its workers and the engine their

@@ -4,12 +4,12 @@ import VaultKeys
 
 /// `freedom-keys undo DIR`: puts back what the last change of a node directory kept aside
 /// (`NodeUndo`), keeping what is in place aside in turn.
-struct UndoCommand: ParsableCommand {
+struct UndoCommand: Command {
   static let directory = Option.value(
     "dir", "dir", help: "The node directory or desktop userData whose last change to undo.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "undo",
       abstract: "Put back what the last change of a node directory kept aside.",
       discussion: """

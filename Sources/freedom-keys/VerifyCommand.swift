@@ -3,9 +3,9 @@ import FreedomNodes
 import VaultKeys
 
 /// `freedom-keys verify`: whether node directories still hold the identities of a mnemonic.
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: Command {
   /// `--bee-dir`, `--kubo-repo`, …: one option per node kind of the registry.
-  static let nodeDirectories = NodeKind.all.map {
+  static let nodeDirectories = NodeDirectoryKind.all.map {
     SharedOptions.directory($0, help: "Check \($0.checks).")
   }
   static let passwordFile = SharedOptions.passwordFile(
@@ -14,8 +14,8 @@ struct VerifyCommand: ParsableCommand {
   static let freedomDir = SharedOptions.freedomDir(
     help: "Check a whole desktop installation (userData).")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "verify",
       abstract: "Check that node directories hold the identities of a mnemonic.",
       discussion: """
@@ -58,15 +58,15 @@ struct VerifyCommand: ParsableCommand {
 
   /// The node directories in help order: `--password-file` after the kinds it decrypts.
   static var directoryOptions: [Option] {
-    let last = NodeKind.all.lastIndex(where: \.takesPassword) ?? -1
-    return zip(NodeKind.all.indices, nodeDirectories).flatMap { index, option in
+    let last = NodeDirectoryKind.all.lastIndex(where: \.takesPassword) ?? -1
+    return zip(NodeDirectoryKind.all.indices, nodeDirectories).flatMap { index, option in
       index == last ? [option, passwordFile] : [option]
     }
   }
 
   let input: MnemonicOptions
   /// The node directories given, in the registry's order.
-  let directories: [(kind: NodeKind, path: String)]
+  let directories: [(kind: NodeDirectoryKind, path: String)]
   let passwordPath: String?
   /// With --freedom-dir: the password of the installation's vault.
   let vaultPasswordPath: String?
@@ -84,7 +84,7 @@ struct VerifyCommand: ParsableCommand {
     }
     if profileName == "" { throw arguments.usage("--profile <id> is empty") }
     vaultPasswordPath = arguments.value(MnemonicOptions.vaultPasswordFile)
-    directories = zip(NodeKind.all, Self.nodeDirectories).compactMap { kind, option in
+    directories = zip(NodeDirectoryKind.all, Self.nodeDirectories).compactMap { kind, option in
       arguments.value(option).map { (kind, $0) }
     }
     passwordPath = arguments.value(Self.passwordFile)
@@ -108,7 +108,7 @@ struct VerifyCommand: ParsableCommand {
     if directories.contains(where: \.path.isEmpty) {
       throw arguments.usage("a directory given is empty")
     }
-    let decrypting = zip(NodeKind.all, Self.nodeDirectories).filter { $0.0.takesPassword }
+    let decrypting = zip(NodeDirectoryKind.all, Self.nodeDirectories).filter { $0.0.takesPassword }
     if passwordPath != nil, !directories.contains(where: \.kind.takesPassword) {
       let names = decrypting.map(\.1.synopsis).joined(separator: " or ")
       throw arguments.usage("\(Self.passwordFile.synopsis) only applies with \(names)")

@@ -5,7 +5,7 @@ import Testing
 @Suite("command-line framework: help, man pages, completions")
 struct GeneratedTextTests {
   @Test func helpListsOptionsAliasesAndTheDiscussion() throws {
-    guard case .help(let node) = try ArgumentParser.parse(["seal", "-h"], of: Toy.tool) else {
+    guard case .help(let node) = try ArgumentReader.parse(["seal", "-h"], of: Toy.tool) else {
       Issue.record("help")
       return
     }

@@ -99,17 +99,19 @@ struct MainTests {
     #expect(written.withLock { $0 } == "progress: 1 %\nphase 2\n")
   }
 
-  @Test func oneLineShowsControlCharactersAsQuestionMarks() {
-    #expect(StandardStreams.oneLine("a\nb\u{7}c\u{85}é") == "a?b?c?é")
+  /// An error line is one line: control characters shown as '?' by the one rule
+  /// (`TerminalText.oneLine`, tested in WordingTests).
+  @Test func errorLineShowsControlCharactersAsQuestionMarks() {
+    #expect(Failing.tool.errorLine("a\nb\u{7}c\u{85}é") == "fail: error: a?b?c?é\n")
   }
 }
 
 /// A tool whose command fails: a `CLIError` with its own status, or another error.
-struct Failing: ParsableCommand {
+struct Failing: Command {
   struct Other: Error {}
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(name: "fail", abstract: "Fail.", options: [.flag("other", help: "x")])
+  static var definition: CommandDefinition {
+    CommandDefinition(name: "fail", abstract: "Fail.", options: [.flag("other", help: "x")])
   }
 
   static var tool: CommandLineTool {
@@ -117,7 +119,7 @@ struct Failing: ParsableCommand {
   }
 
   let other: Bool
-  init(_ arguments: ParsedArguments) { other = arguments.flag(Self.configuration.options[0]) }
+  init(_ arguments: ParsedArguments) { other = arguments.flag(Self.definition.options[0]) }
 
   func run() throws {
     if other { throw Other() }

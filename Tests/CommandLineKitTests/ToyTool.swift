@@ -3,9 +3,9 @@ import CommandLineKit
 /// A small tool of the framework's own, so its rules are tested apart from freedom-keys: a
 /// root group (`toy`), a command with typed options and a secret's file option (`toy seal`),
 /// a group that runs itself (`toy queue`, with `toy queue drain`), and `toy help`.
-struct Toy: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+struct Toy: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "toy", abstract: "A tool for the framework's tests.",
       subcommands: [Seal.self, Queue.self, Help.self])
   }
@@ -22,7 +22,7 @@ struct Toy: ParsableCommand {
 
 enum Colour: Sendable, Equatable { case red, green }
 
-struct Seal: ParsableCommand {
+struct Seal: Command {
   static let keyFile = Option.value("key-file", "path", help: "Read the key from <path>.")
   static let rounds = TypedOption<UInt8>.integer(
     "rounds", "n", help: "How many rounds.", in: 1...20)
@@ -31,8 +31,8 @@ struct Seal: ParsableCommand {
   static let outDir = Option.value("out-dir", "dir", help: "Where to write.").aliased("output")
   static let json = Option.flag("json", help: "Print JSON.")
 
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "seal", abstract: "Seal something.", discussion: "First paragraph\nwraps.\n\nSecond.",
       options: [keyFile, rounds.option, colour.option, outDir, json])
   }
@@ -52,9 +52,9 @@ struct Seal: ParsableCommand {
   func run() {}
 }
 
-struct Queue: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+struct Queue: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "queue", abstract: "Show the queue.", options: [.flag("all", help: "Everything.")],
       subcommands: [Drain.self], runsWithoutSubcommand: true)
   }
@@ -63,9 +63,9 @@ struct Queue: ParsableCommand {
   func run() {}
 }
 
-struct Drain: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
+struct Drain: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(
       name: "drain", abstract: "Empty the queue.",
       argument: .value("name", "name", help: "The queue."))
   }
@@ -73,15 +73,15 @@ struct Drain: ParsableCommand {
   let name: String
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    name = try arguments.required(Self.configuration.argument!)
+    name = try arguments.required(Self.definition.argument!)
   }
 
   func run() {}
 }
 
-struct Help: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(name: "help", abstract: "Show help.", usage: "[<command> ...]")
+struct Help: Command {
+  static var definition: CommandDefinition {
+    CommandDefinition(name: "help", abstract: "Show help.", usage: "[<command> ...]")
   }
 
   init(_ arguments: ParsedArguments) {}

@@ -160,6 +160,22 @@ struct RecoverPasswordTests {
     expectNoSecret(run, ["testpassword"])
   }
 
+  /// A token list that makes more passwords than can be held: the library's typed remedy
+  /// worded as this tool's options.
+  @Test func tooManyPasswordsNamesTheOptions() throws {
+    let dir = try TemporaryDirectory()
+    let lines = (1...10).map { line in (1...10).map { "l\(line)t\($0)" }.joined(separator: " ") }
+    let run = try recover(
+      ["--keystore", Self.scryptKeystore, "--tokens", "{tokens}"],
+      files: ["tokens": lines.joined(separator: "\n") + "\n"], in: dir)
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(
+      run.stderr
+        == "freedom-keys: error: the passwords to try would be more than 8,388,609, more than "
+        + "can be held: give a lower --password-typos or fewer candidates\n")
+  }
+
   /// bee's keys/swarm.key as `export bee` writes it, found through --bee-dir.
   @Test func beeDirectoryKeystore() throws {
     let fixture = try ExportFixture()

@@ -1,6 +1,6 @@
 import Foundation
 import FreedomNodes
-import PhraseRecovery
+import Recovery
 import Testing
 
 /// A search's checkpoint kept in a user's file, and the check of a new file's path made before

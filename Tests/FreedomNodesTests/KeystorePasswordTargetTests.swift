@@ -1,5 +1,5 @@
 import FreedomNodes
-import PhraseRecovery
+import Recovery
 import Testing
 
 /// A bee or antd directory's keystore as a password search opens it: public data only.

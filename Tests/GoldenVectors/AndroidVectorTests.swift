@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import FreedomNodes
 import Testing
 import VaultKeys
 

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Foundation
+import FreedomNodes
 import Testing
 import VaultKeys
 

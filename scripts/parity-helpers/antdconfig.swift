@@ -1,12 +1,13 @@
-// scripts/parity.py's reader of config.yaml shapes: freedom-keys' own AntdConfig, linked from
-// the release build's objects. One case a line on standard input, `<yaml hex> <password hex>`;
+// scripts/parity_checks/antd.py's reader of config.yaml shapes: freedom-keys' own AntdConfig,
+// linked from the release build's objects. One case a line on standard input,
+// `<yaml hex> <password hex>`;
 // one answer a line on standard output:
 //   ok <password|-> <password-file|-> <data-dir|-> edited <yaml hex> <re-read password|->
 //   ok <password|-> <password-file|-> <data-dir|-> refused-edit <message hex>
 //   refused <message hex>
 // (every value hex, `-` for none). Test data only: nothing here is a real secret.
 import CryptoPrimitives
-import VaultKeys
+import FreedomNodes
 
 func hex(_ bytes: some Sequence<UInt8>) -> String {
   bytes.map {

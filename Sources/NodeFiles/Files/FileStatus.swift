@@ -1,19 +1,19 @@
 import SystemCalls
 
 /// What `lstat` or `stat` says about a path.
-public struct FileStatus: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
   /// The type and permission bits.
-  public let mode: UInt32
+  package let mode: UInt32
   /// The owner.
-  public let owner: UInt32
+  package let owner: UInt32
   /// The group.
-  public let group: UInt32
+  package let group: UInt32
   /// The inode number: the same file, whatever its name.
-  public let inode: UInt64
+  package let inode: UInt64
   /// The device the inode is on.
-  public let device: UInt64
+  package let device: UInt64
   /// The size in bytes.
-  public let size: Int64
+  package let size: Int64
 
   init(mode: UInt32, owner: UInt32, group: UInt32, inode: UInt64, device: UInt64, size: Int64) {
     self.mode = mode
@@ -25,14 +25,14 @@ public struct FileStatus: Sendable, Equatable {
   }
 
   /// A directory.
-  public var isDirectory: Bool { type == Platform.directoryType }
+  package var isDirectory: Bool { type == Platform.directoryType }
   /// A regular file.
-  public var isRegularFile: Bool { type == Platform.regularFileType }
+  package var isRegularFile: Bool { type == Platform.regularFileType }
   /// A symbolic link (only from `lstat`).
-  public var isSymbolicLink: Bool { type == Platform.symbolicLinkType }
+  package var isSymbolicLink: Bool { type == Platform.symbolicLinkType }
   private var type: UInt32 { mode & Platform.fileTypeMask }
   /// The same inode as `other` (same device and inode number).
-  public func isSameFile(as other: FileStatus) -> Bool {
+  package func isSameFile(as other: FileStatus) -> Bool {
     inode == other.inode && device == other.device
   }
   /// What kind of file it is, for messages ("a FIFO").
@@ -48,10 +48,10 @@ public struct FileStatus: Sendable, Equatable {
     }
   }
   /// The permission bits.
-  public var permissions: UInt32 { mode & 0o7777 }
+  package var permissions: UInt32 { mode & 0o7777 }
 
   /// The status of `path` itself (a symbolic link is not followed), or nil when nothing is there.
-  public static func of(_ path: String) throws(NodeFileError) -> FileStatus? {
+  package static func of(_ path: String) throws(NodeFileError) -> FileStatus? {
     guard let status = Platform.lstat(path: path) else {
       if Platform.errno == Platform.noEntry { return nil }
       throw .system("inspect", path)
@@ -60,7 +60,7 @@ public struct FileStatus: Sendable, Equatable {
   }
 
   /// The status of what `path` names, following symbolic links, or nil when nothing is there.
-  public static func following(_ path: String) throws(NodeFileError) -> FileStatus? {
+  package static func following(_ path: String) throws(NodeFileError) -> FileStatus? {
     guard let status = Platform.statFollowing(path: path) else {
       let code = Platform.errno
       if code == Platform.noEntry || code == Platform.notDirectory { return nil }
@@ -71,9 +71,9 @@ public struct FileStatus: Sendable, Equatable {
 }
 
 /// Path helpers shared by the layouts and the transaction.
-public enum NodePath {
+package enum NodePath {
   /// `directory/name`, without doubling a trailing slash.
-  public static func join(_ directory: String, _ name: String) -> String {
+  package static func join(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 

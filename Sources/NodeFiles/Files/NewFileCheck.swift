@@ -3,9 +3,9 @@ import SystemCalls
 /// Whether a new file can be written at a path, asked before the work whose result it is, so
 /// that result is never lost to it: the file must not exist (not even as a dangling symbolic
 /// link), its directory must, and be writable.
-public enum NewFileCheck {
+package enum NewFileCheck {
   /// Throws why a new file cannot be written at `path`.
-  public static func check(_ path: String) throws(NewFileRefusal) {
+  package static func check(_ path: String) throws(NewFileRefusal) {
     if let status = Platform.linkInfo(path: path) {
       if status.type == Platform.symbolicLinkType { throw .symbolicLink(path: path) }
       throw .exists(path: path)
@@ -26,7 +26,7 @@ public enum NewFileCheck {
 }
 
 /// Why a new file cannot be written at a path.
-public enum NewFileRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+package enum NewFileRefusal: Error, Equatable, Sendable, CustomStringConvertible {
   /// The path is a symbolic link (dangling or not): writing would go through it.
   case symbolicLink(path: String)
   /// A file is there already.
@@ -36,7 +36,7 @@ public enum NewFileRefusal: Error, Equatable, Sendable, CustomStringConvertible 
   /// The directory the file would go into is not writable by this user.
   case notWritable(directory: String, path: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .symbolicLink(let path):
       "\(path) is a symbolic link; refusing to write through it — choose another path"

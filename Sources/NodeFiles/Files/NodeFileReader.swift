@@ -2,15 +2,15 @@ import CryptoPrimitives
 import SystemCalls
 
 /// Reads the files of node directories, for `export` and `verify` alike.
-public enum NodeFileReader {
+package enum NodeFileReader {
   /// Larger files are refused unread: no key or node config file comes close.
-  public static let maximumByteCount = 4 * 1024 * 1024
+  package static let maximumByteCount = 4 * 1024 * 1024
 
   /// Why a directory cannot be listed: the system's explanation.
-  public struct ListingError: Error, Sendable { public let reason: String }
+  package struct ListingError: Error, Sendable { package let reason: String }
 
   /// The names in the directory at `path` ("." and ".." left out).
-  public static func names(inDirectory path: String) throws(ListingError) -> [String] {
+  package static func names(inDirectory path: String) throws(ListingError) -> [String] {
     guard let names = Platform.names(path: path) else {
       throw ListingError(reason: Platform.message(Platform.errno))
     }
@@ -19,7 +19,7 @@ public enum NodeFileReader {
 
   /// The bytes of the regular file at `path`, read straight into zeroizing memory; nil when
   /// there is no file. A directory, a device or an oversized file is an error.
-  public static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
+  package static func read(_ path: String) throws(NodeFileError) -> SecureBytes? {
     let descriptor = Platform.open(path: path, Platform.readOnly | Platform.nonBlocking)
     guard descriptor >= 0 else {
       if Platform.errno == Platform.noEntry { return nil }
@@ -59,20 +59,20 @@ public enum NodeFileReader {
 
 /// A file that was read but could not be understood (a corrupt key, another program's file):
 /// `export` replaces it only with `--force`, `verify` reports it as an error.
-public struct UnreadableNodeFile: Error, Sendable, CustomStringConvertible {
-  public let path: String
-  public let reason: String
+package struct UnreadableNodeFile: Error, Sendable, CustomStringConvertible {
+  package let path: String
+  package let reason: String
 
-  public init(path: String, reason: String) {
+  package init(path: String, reason: String) {
     self.path = path
     self.reason = reason
   }
 
-  public var description: String { "\(path) cannot be read: \(reason)" }
+  package var description: String { "\(path) cannot be read: \(reason)" }
 }
 
 /// What a node directory holds at one of its key files.
-public enum StoredFile<Value> {
+package enum StoredFile<Value> {
   /// Nothing is there.
   case absent
   /// The file, understood.
@@ -81,13 +81,13 @@ public enum StoredFile<Value> {
   case unreadable(UnreadableNodeFile)
 
   /// Whether a file is there, understood or not.
-  public var isPresent: Bool {
+  package var isPresent: Bool {
     if case .absent = self { return false }
     return true
   }
 
   /// Reads `path` and parses it with `parse`; a parse error becomes `.unreadable`.
-  public static func read(_ path: String, parse: (SecureBytes) throws -> Value)
+  package static func read(_ path: String, parse: (SecureBytes) throws -> Value)
     throws(NodeFileError) -> StoredFile<Value>
   {
     guard let bytes = try NodeFileReader.read(path) else { return .absent }

@@ -3,7 +3,7 @@ import SystemCalls
 extension SecureFileWriter {
   /// Removes the file `path` wrote (a checkpoint that is no longer needed), never a directory;
   /// a file already gone is not an error.
-  public static func remove(_ path: String) throws(SecureFileError) {
+  package static func remove(_ path: String) throws(SecureFileError) {
     if let status = Platform.lstat(path: path), status.isDirectory {
       throw .isADirectory(path: path)
     }

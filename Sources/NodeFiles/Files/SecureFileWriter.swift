@@ -5,9 +5,9 @@ import SystemCalls
 /// Writes key files the way geth and bee do: a new file in the same directory, created with mode
 /// 0600, filled, flushed to disk and only then renamed over the target, so a reader sees either
 /// the old file or the complete new one, and a failure leaves the old file untouched.
-public enum SecureFileWriter {
+package enum SecureFileWriter {
   /// What to do when the target file already exists.
-  public enum ReplacePolicy: Sendable, Equatable {
+  package enum ReplacePolicy: Sendable, Equatable {
     /// Fail with `SecureFileError.alreadyExists`; the existing file is never touched, even if it
     /// appears while the new one is being written.
     case refuseExisting
@@ -16,13 +16,13 @@ public enum SecureFileWriter {
   }
 
   /// An existing directory that group or others can access; it was left as it is.
-  public struct PermissionWarning: Sendable, Equatable, CustomStringConvertible {
+  package struct PermissionWarning: Sendable, Equatable, CustomStringConvertible {
     /// The directory.
-    public let path: String
+    package let path: String
     /// Its permission bits.
-    public let mode: UInt32
+    package let mode: UInt32
 
-    public var description: String {
+    package var description: String {
       "warning: \(path) is accessible by other users (mode \(octal(mode))); "
         + "consider 'chmod 700 \(path)'"
     }
@@ -32,7 +32,7 @@ public enum SecureFileWriter {
   /// directory keeps its permissions; if group or others can access it, the returned warning says
   /// so for the caller to show.
   @discardableResult
-  public static func createDirectory(_ path: String, mode: UInt32 = 0o700) throws(SecureFileError)
+  package static func createDirectory(_ path: String, mode: UInt32 = 0o700) throws(SecureFileError)
     -> PermissionWarning?
   {
     guard !path.isEmpty else { throw .invalidPath(path) }
@@ -57,7 +57,7 @@ public enum SecureFileWriter {
   /// Throws what `write(_:to:…)` would fail on before it writes, writing nothing (a dry run's
   /// check): a path that names no file or a directory, a missing directory or one this user
   /// may not create files in.
-  public static func requireWritable(_ path: String) throws(SecureFileError) {
+  package static func requireWritable(_ path: String) throws(SecureFileError) {
     let (directory, _) = try split(path)
     if Platform.lstat(path: path)?.isDirectory == true { throw .isADirectory(path: path) }
     guard let status = Platform.statFollowing(path: directory) else {
@@ -72,7 +72,7 @@ public enum SecureFileWriter {
   /// (created exclusively with mode 0600, set to `mode` once filled), written, `fsync`ed and renamed
   /// over `path`, then the directory is `fsync`ed. On failure the temporary file is removed and
   /// any existing file at `path` is unchanged.
-  public static func write(
+  package static func write(
     _ bytes: some ContiguousBytes, to path: String, mode: UInt32 = 0o600,
     replace: ReplacePolicy = .refuseExisting
   ) throws(SecureFileError) {
@@ -170,7 +170,7 @@ public enum SecureFileWriter {
 }
 
 /// Why a key file or directory could not be written.
-public enum SecureFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SecureFileError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file exists and the policy was `.refuseExisting`.
   case alreadyExists(path: String)
   /// The user may not create or change the file there.
@@ -205,7 +205,7 @@ public enum SecureFileError: Error, Equatable, Sendable, CustomStringConvertible
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .alreadyExists(let path):
       "\(path) already exists; refusing to overwrite it (move it away first, or ask to replace it)"

@@ -5,9 +5,9 @@ import SystemCalls
 /// without following a link, and checked with fstat before it is locked, so a FIFO planted
 /// under the name cannot hang the probe. What the lock means, and the words for it, belong to
 /// the node's type.
-public enum DaemonLock {
+package enum DaemonLock {
   /// What a probe found.
-  public enum State: Sendable, Equatable {
+  package enum State: Sendable, Equatable {
     /// No process holds the lock (or no daemon ever ran there: no file).
     case free
     /// A daemon holds the lock.
@@ -19,13 +19,13 @@ public enum DaemonLock {
 
   /// Probes a `flock` lock at `name` in `directory` with a shared lock, released at once: an
   /// exclusive holder conflicts with it, another probe does not.
-  public static func probe(directory: String, name: String) throws(NodeFileError) -> State {
+  package static func probe(directory: String, name: String) throws(NodeFileError) -> State {
     guard let opened = try DirectoryDescriptor.open(directory) else { return .free }
     return try probe(opened, name)
   }
 
   /// The same for `relative` below the node directory `node`, never through a link.
-  public static func probe(in node: NodeDirectory, at relative: String) throws(NodeFileError)
+  package static func probe(in node: NodeDirectory, at relative: String) throws(NodeFileError)
     -> State
   {
     try probe(node.root, relative)
@@ -55,14 +55,14 @@ public enum DaemonLock {
 
   /// An `fcntl` write lock taken on a daemon's lock file, kept until this value goes away: the
   /// daemon cannot start meanwhile.
-  public final class Taken {
+  package final class Taken {
     private let descriptor: Int32
     fileprivate init(descriptor: Int32) { self.descriptor = descriptor }
     deinit { _ = Platform.close(descriptor) }
   }
 
   /// What `take` found.
-  public enum Outcome {
+  package enum Outcome {
     /// No file at `path`: no daemon ever ran there (the file is never created).
     case noFile
     /// The lock, held until the value goes away.
@@ -72,7 +72,7 @@ public enum DaemonLock {
   }
 
   /// Takes the `fcntl` write lock on `path` without waiting.
-  public static func take(path: String) throws(NodeFileError) -> Outcome {
+  package static func take(path: String) throws(NodeFileError) -> Outcome {
     let descriptor = Platform.open(path: path, Platform.readWrite | Platform.noFollow)
     guard descriptor >= 0 else {
       if Platform.errno == Platform.noEntry { return .noFile }

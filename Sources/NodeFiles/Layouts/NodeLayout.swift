@@ -13,22 +13,22 @@
 ///    aside before the commit and deleted after it.
 /// Then `NodeDirectory.open(_:layout:)` locks and recovers the directory, and
 /// `NodeDirectory.apply(_:)` applies a `NodeChange`; `verify` opens the same layout to read.
-public struct NodeLayout: Sendable {
+package struct NodeLayout: Sendable {
   /// What the directory is, for messages ("bee data directory").
-  public let name: String
+  package let name: String
   /// Every file an export writes, relative to the directory.
-  public let files: [String]
+  package let files: [String]
   /// The subdirectory whose files together are one identity, or nil.
-  public let identityDirectory: String?
+  package let identityDirectory: String?
   /// What belongs to an identity besides the files written for it, relative to the directory.
-  public let identityState: [String]
+  package let identityState: [String]
   /// Folders below the directory that keep their own backups (nested node directories one
   /// change spans, a desktop profile's `Profiles/<id>` and `R/<slot>` below its app root): what
   /// a change replaces below one goes to `<part>/.freedom-keys.replaced/<name>/…`, and an undo
   /// puts back what each holds under the same name.
-  public let parts: [String]
+  package let parts: [String]
 
-  public init(
+  package init(
     name: String, files: [String], identityDirectory: String?, identityState: [String],
     parts: [String] = []
   ) {
@@ -46,7 +46,7 @@ public struct NodeLayout: Sendable {
   static let asideName = ".freedom-keys.old"
   static let trashPrefix = ".freedom-keys.trash-"
   /// Where backups of replaced files go by convention (`NodeChange.backup`).
-  public static let replacedName = ".freedom-keys.replaced"
+  package static let replacedName = ".freedom-keys.replaced"
 
   /// Whether `name` (in the directory or in the identity directory) is a temporary file an
   /// older or interrupted freedom-keys left: `.<file>.tmp-<12 hex digits>`.

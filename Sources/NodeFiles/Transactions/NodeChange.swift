@@ -1,18 +1,18 @@
 import CryptoPrimitives
 
 /// A change to a node directory, applied all or nothing by `NodeDirectory.apply(_:)`.
-public struct NodeChange: Sendable {
+package struct NodeChange: Sendable {
   /// One file to write, at a path relative to the node directory.
-  public struct File: Sendable {
-    public let path: String
-    public let bytes: SecureBytes
+  package struct File: Sendable {
+    package let path: String
+    package let bytes: SecureBytes
     /// The permission bits the file ends with (it is written 0600 and set to this just before
     /// it takes its place).
-    public let mode: UInt32
+    package let mode: UInt32
     /// The owner and group to give the file when running as root, or nil for root's own.
-    public let owner: (user: UInt32, group: UInt32)?
+    package let owner: (user: UInt32, group: UInt32)?
 
-    public init(
+    package init(
       _ path: String, _ bytes: SecureBytes, mode: UInt32 = 0o600,
       owner: (user: UInt32, group: UInt32)? = nil
     ) {
@@ -25,17 +25,17 @@ public struct NodeChange: Sendable {
 
   /// The files to write, in the order they are put in place; the identity directory's files
   /// take their place together, at the position of the first of them.
-  public var files: [File] = []
+  package var files: [File] = []
   /// What belongs to the identity being replaced (`NodeLayout.identityState`): moved aside
   /// before the commit, deleted after it; absent paths are skipped.
-  public var removing: [String] = []
+  package var removing: [String] = []
   /// Where to keep what the change replaces or removes, relative to the node directory (e.g.
   /// `.freedom-keys.replaced/2026-12-01T10-00-00Z-0xd21d…`), or nil to delete it once the
   /// change is committed. Created 0700, owned like its parent; each old entry goes to
   /// `backup/<its path>`.
-  public var backup: String?
+  package var backup: String?
 
-  public init(files: [File] = [], removing: [String] = [], backup: String? = nil) {
+  package init(files: [File] = [], removing: [String] = [], backup: String? = nil) {
     self.files = files
     self.removing = removing
     self.backup = backup
@@ -43,21 +43,21 @@ public struct NodeChange: Sendable {
 }
 
 /// What `apply` did, for the report.
-public struct NodeChangeResult: Sendable {
+package struct NodeChangeResult: Sendable {
   /// Full paths of the files written.
-  public var written: [String] = []
+  package var written: [String] = []
   /// Full paths of what was removed with the old identity.
-  public var removed: [String] = []
+  package var removed: [String] = []
   /// Where each old file or directory went (full paths), when the change had a backup.
-  public var keptAside: [KeptAside] = []
+  package var keptAside: [KeptAside] = []
   /// Things the caller should tell the user (an old file that could not be deleted).
-  public var warnings: [String] = []
+  package var warnings: [String] = []
 
   /// An old file or directory moved into the backup directory.
-  public struct KeptAside: Sendable, Equatable {
+  package struct KeptAside: Sendable, Equatable {
     /// Where it was.
-    public let original: String
+    package let original: String
     /// Where it is now.
-    public let backup: String
+    package let backup: String
   }
 }

@@ -2,14 +2,14 @@ import SystemCalls
 
 /// What putting a backup back would do, found without changing anything
 /// (`NodeDirectory.planRestore`).
-public struct NodeRestorePlan: Sendable, Equatable {
+package struct NodeRestorePlan: Sendable, Equatable {
   /// The backup (the full path).
-  public let backup: String
+  package let backup: String
   /// Full paths of what is put back from it, in the order it is put back.
-  public let restored: [String]
+  package let restored: [String]
   /// Full paths of what is there now and is kept aside in a new backup: what the backup puts
   /// back replaces, and the state the layout ties to the identity now in place.
-  public let keptAside: [String]
+  package let keptAside: [String]
 }
 
 /// Undo: a backup an earlier change kept (`.freedom-keys.replaced/<name>`, see
@@ -34,7 +34,7 @@ extension NodeDirectory {
   /// What restoring the backup `name` (below `.freedom-keys.replaced`) would do; throws what
   /// `restore` would refuse before writing. Writes nothing: a dry run calls it on a directory
   /// opened for reading.
-  public func planRestore(_ name: String) throws(NodeFileError) -> NodeRestorePlan {
+  package func planRestore(_ name: String) throws(NodeFileError) -> NodeRestorePlan {
     let (source, areas) = try restoreSource(name)
     let (entries, others) = try restoredEntries(source, areas: areas)
     var kept = entries.filter { $0.current != nil }.map { full($0.path) }
@@ -48,7 +48,7 @@ extension NodeDirectory {
   /// `.freedom-keys.replaced`; `-2`, `-3`, … added when it is taken), made before the commit.
   /// On failure every step is undone and the backup is as it was.
   @discardableResult
-  public func restore(_ name: String, keepingCurrentIn backup: String) throws(NodeFileError)
+  package func restore(_ name: String, keepingCurrentIn backup: String) throws(NodeFileError)
     -> NodeChangeResult
   {
     try requireChangeable()
@@ -65,7 +65,7 @@ extension NodeDirectory {
     var steps: [IntentRecord.Step] = []
     var keeping: String?
     do throws(NodeFileError) {
-      for directory in try missingParents(of: entries.map(\.path)) {
+      for directory in try missingParents(of: entries.map(\.path), namingLinks: false) {
         steps.append(.init(kind: .mkdir, index: steps.count, path: directory))
       }
       // The current identity's state, and what the backup's state replaces, go aside first.
@@ -276,28 +276,6 @@ extension NodeDirectory {
       throw .system("inspect", full(relative), Platform.noEntry)
     }
     return status
-  }
-
-  /// The parent directories of `paths` that do not exist yet, outermost first; one that is
-  /// not a directory (or a link) is refused.
-  private func missingParents(of paths: [String]) throws(NodeFileError) -> [String] {
-    var missing: [String] = []
-    for relative in paths {
-      var prefix = ""
-      for component in relative.split(separator: "/").dropLast() {
-        prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-        if missing.contains(prefix) { continue }
-        guard let status = try root.status(prefix) else {
-          missing.append(prefix)
-          continue
-        }
-        guard status.isDirectory else {
-          throw NodeFileError(
-            .unexpectedFile, "\(full(prefix)) is \(status.kindDescription), not a directory")
-        }
-      }
-    }
-    return missing
   }
 
   /// After an undo is committed: the hard links its backup still holds to files now in place

@@ -25,56 +25,56 @@ import SystemCalls
 ///
 /// Node directories nest (a desktop installation holds antd's and Radicle's): `enclosing` and
 /// `nested` lock them all in one fixed order, outermost first, so two runs never hold halves.
-public final class NodeDirectory {
+package final class NodeDirectory {
   /// A node directory that encloses, or lies inside, the one opened.
-  public struct Enclosing: Sendable {
+  package struct Enclosing: Sendable {
     /// The directory.
-    public let path: String
+    package let path: String
     /// What it holds.
-    public let layout: NodeLayout
+    package let layout: NodeLayout
 
-    public init(_ path: String, layout: NodeLayout) {
+    package init(_ path: String, layout: NodeLayout) {
       self.path = path
       self.layout = layout
     }
   }
 
   /// The directory.
-  public let path: String
+  package let path: String
   /// What it holds.
-  public let layout: NodeLayout
+  package let layout: NodeLayout
   /// Set when `open` finished or undid an interrupted change (here or in an enclosing or
   /// nested directory): a line for the user each.
-  public var recoveryNote: String? {
+  package var recoveryNote: String? {
     let all =
       enclosingDirectories.flatMap(\.notes) + notes + nestedDirectories.flatMap(\.notes)
     return all.isEmpty ? nil : all.joined(separator: "\n")
   }
   /// The enclosing node directories that were locked (outermost first).
-  public private(set) var enclosingDirectories: [NodeDirectory] = []
+  package private(set) var enclosingDirectories: [NodeDirectory] = []
   /// A change an earlier run was interrupted in, found by an open that changes nothing
   /// (`openForReading(recovering: false)`) and left as it is.
-  public struct InterruptedChange: Sendable, Equatable {
+  package struct InterruptedChange: Sendable, Equatable {
     /// The node directory that holds it.
-    public let directory: String
+    package let directory: String
     /// Its intent record (the full path).
-    public let record: String
+    package let record: String
     /// Whether the next run that recovers finishes it (its new identity is in place) or
     /// undoes it (the old identity back).
-    public let finishes: Bool
+    package let finishes: Bool
   }
   /// The interrupted changes found here and in the enclosing and nested directories
   /// (outermost first), when the open did not recover them.
-  public var interruptedChanges: [InterruptedChange] {
+  package var interruptedChanges: [InterruptedChange] {
     enclosingDirectories.compactMap(\.interrupted) + (interrupted.map { [$0] } ?? [])
       + nestedDirectories.compactMap(\.interrupted)
   }
   private var interrupted: InterruptedChange?
   /// Where a change that names no backup directory keeps what it replaces or removes
   /// (relative, below `.freedom-keys.replaced`); nil deletes it once the change is committed.
-  public var defaultBackup: String?
+  package var defaultBackup: String?
   /// The nested node directories that were locked, in the order given.
-  public private(set) var nestedDirectories: [NodeDirectory] = []
+  package private(set) var nestedDirectories: [NodeDirectory] = []
 
   let root: DirectoryDescriptor
   private var notes: [String] = []
@@ -118,7 +118,7 @@ public final class NodeDirectory {
   deinit { releaseLocks() }
 
   /// The warnings collected since the last call, for the caller to show.
-  public func takeWarnings() -> [String] {
+  package func takeWarnings() -> [String] {
     var all = enclosingDirectories.flatMap { $0.takeWarnings() }
     all += warnings
     all += nestedDirectories.flatMap { $0.takeWarnings() }
@@ -127,7 +127,7 @@ public final class NodeDirectory {
   }
 
   /// The nested directory opened for `path`, to apply a change to under the locks already held.
-  public func nested(_ path: String) -> NodeDirectory? {
+  package func nested(_ path: String) -> NodeDirectory? {
     nestedDirectories.first { $0.path == path }
   }
 
@@ -140,7 +140,7 @@ public final class NodeDirectory {
   /// exists, and the same directory only once however often it is named; their records are
   /// recovered in that order too, so a change of an enclosing directory is finished or undone
   /// before the one inside it is read. Every lock is held until `close`.
-  public static func open(
+  package static func open(
     _ path: String, layout: NodeLayout, create: Bool, enclosing: [Enclosing] = [],
     nested: [Enclosing] = [], timeout: Double = NodeDirectoryLock.defaultTimeout
   ) throws(NodeFileError) -> NodeDirectory {
@@ -193,7 +193,7 @@ public final class NodeDirectory {
   /// checked as recovery would check its record (one it would refuse is refused), told in
   /// `interruptedChanges` and left as it is, leftovers stay, and a lock file a killed run left
   /// stays too.
-  public static func openForReading(
+  package static func openForReading(
     _ path: String, layout: NodeLayout, enclosing: [Enclosing] = [], nested: [Enclosing] = [],
     recovering: Bool = true
   ) throws(NodeFileError) -> NodeDirectory {
@@ -263,7 +263,7 @@ public final class NodeDirectory {
 
   /// Releases the locks. With `keep: false` (the run failed), a directory `open` created is
   /// removed again if it is still empty.
-  public func close(keep: Bool = true) {
+  package func close(keep: Bool = true) {
     releaseLocks()
     if !keep, !wrote {
       for directory in created.reversed() { _ = Platform.rmdir(path: directory) }
@@ -361,25 +361,25 @@ public final class NodeDirectory {
   }
 
   /// `path/relative`.
-  public func full(_ relative: String) -> String { NodePath.join(path, relative) }
+  package func full(_ relative: String) -> String { NodePath.join(path, relative) }
 
   // MARK: - Reading beneath
 
   /// The bytes of the regular file `relative` (below the directory, no symbolic link followed,
   /// opened without blocking and checked with fstat), or nil when there is none.
-  public func read(_ relative: String) throws(NodeFileError) -> SecureBytes? {
+  package func read(_ relative: String) throws(NodeFileError) -> SecureBytes? {
     try root.readFile(relative, limit: NodeFileReader.maximumByteCount)?.0
   }
 
   /// What is at `relative` (below the directory, no symbolic link followed), or nil.
-  public func status(_ relative: String) throws(NodeFileError) -> FileStatus? {
+  package func status(_ relative: String) throws(NodeFileError) -> FileStatus? {
     try root.status(relative)
   }
 
   /// The backups the directory holds, the names below `.freedom-keys.replaced` that are
   /// directories, sorted (none when that folder is absent, or is not a directory: a planted
   /// file or link is never followed).
-  public func backups() throws(NodeFileError) -> [String] {
+  package func backups() throws(NodeFileError) -> [String] {
     guard try root.status(NodeLayout.replacedName)?.isDirectory == true else { return [] }
     var backups: [String] = []
     for name in try root.names(NodeLayout.replacedName)
@@ -395,7 +395,7 @@ public final class NodeDirectory {
   /// undone before this throws; if even the undo fails, the intent record stays for the next
   /// run and the error says so.
   @discardableResult
-  public func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
+  package func apply(_ change: NodeChange) throws(NodeFileError) -> NodeChangeResult {
     try requireChangeable()
     var change = change
     if change.backup == nil { change.backup = defaultBackup }
@@ -411,7 +411,11 @@ public final class NodeDirectory {
     try root.makeDirectory(staging, owner: owner)
     var steps: [IntentRecord.Step] = []
     do throws(NodeFileError) {
-      for directory in try missingParents(of: change) {
+      // A file inside the identity directory is placed with it: its parents are the directory's.
+      let placed = change.files.map { file in
+        identity.flatMap { file.path.hasPrefix($0 + "/") ? $0 : nil } ?? file.path
+      }
+      for directory in try missingParents(of: placed, namingLinks: true) {
         steps.append(.init(kind: .mkdir, index: steps.count, path: directory))
       }
       for name in change.removing where identity == nil || !name.hasPrefix(identity! + "/") {
@@ -549,7 +553,7 @@ public final class NodeDirectory {
   /// each directory `apply` creates names in or moves a directory out of, and each file it
   /// keeps a hard link to; it does not foresee a full disk or a file another run changes
   /// meanwhile.
-  public func requirePermission(toApply change: NodeChange?) throws(NodeFileError) {
+  package func requirePermission(toApply change: NodeChange?) throws(NodeFileError) {
     guard isLocked else { throw lockRefusal ?? lockDenied }
     if let unfinishedCleanUp { throw Self.cleanUpPending(path, unfinishedCleanUp) }
     guard let change else { return }
@@ -631,7 +635,7 @@ public final class NodeDirectory {
 
   /// Throws what `open(path, create: true)` would fail on when creating the missing directory
   /// `path` (links in it followed, as it follows them), creating nothing.
-  public static func requirePermission(toCreate path: String) throws(NodeFileError) {
+  package static func requirePermission(toCreate path: String) throws(NodeFileError) {
     do throws(DirectoryPath.Failure) {
       try DirectoryPath.requireCreatable(path)
     } catch {
@@ -797,15 +801,14 @@ public final class NodeDirectory {
     }
   }
 
-  /// The parent directories of the change's files that do not exist yet, outermost first.
-  private func missingParents(of change: NodeChange) throws(NodeFileError) -> [String] {
+  /// The parent directories of `paths` that do not exist yet, outermost first; one that is
+  /// not a directory is refused, a symbolic link said to be one where `namingLinks` (an
+  /// export's change; a restore words it as any other kind of file).
+  func missingParents(of paths: [String], namingLinks: Bool) throws(NodeFileError) -> [String] {
     var missing: [String] = []
-    let identity = layout.identityDirectory
-    for file in change.files {
-      let target =
-        identity.flatMap { file.path.hasPrefix($0 + "/") ? $0 : nil } ?? file.path
+    for relative in paths {
       var prefix = ""
-      for component in target.split(separator: "/").dropLast() {
+      for component in relative.split(separator: "/").dropLast() {
         prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
         if missing.contains(prefix) { continue }
         guard let status = try root.status(prefix) else {
@@ -815,7 +818,7 @@ public final class NodeDirectory {
         guard status.isDirectory else {
           throw NodeFileError(
             .unexpectedFile,
-            status.isSymbolicLink
+            namingLinks && status.isSymbolicLink
               ? "\(full(prefix)) is a symbolic link; links inside \(path) are not followed"
               : "\(full(prefix)) is \(status.kindDescription), not a directory")
         }

@@ -7,14 +7,14 @@ import SystemCalls
 /// The lock file is removed on release, so no trace stays behind; a process that was waiting
 /// for it notices that the file it locked is no longer the one at the path and tries again, so
 /// two processes never both believe they hold the lock.
-public final class NodeDirectoryLock {
+package final class NodeDirectoryLock {
   /// The lock file's name inside the node directory.
-  public static let fileName = ".freedom-keys.lock"
+  package static let fileName = ".freedom-keys.lock"
   /// How long a second run waits by default.
-  public static let defaultTimeout = 5.0
+  package static let defaultTimeout = 5.0
 
   /// The directory that is locked.
-  public let directory: String
+  package let directory: String
   private var descriptor: Int32
   private let parent: DirectoryDescriptor
   /// Whether `release` removes the lock file (not when a run that writes nothing found one).
@@ -32,7 +32,7 @@ public final class NodeDirectoryLock {
   /// Locks `directory`, waiting up to `timeout` seconds for another freedom-keys to finish.
   /// Returns nil when the directory cannot hold a lock file because it is read-only to this
   /// user and `readOnlyIsFine` (a `verify` that changes nothing); the caller then must not write.
-  public static func acquire(
+  package static func acquire(
     _ directory: String, timeout: Double = defaultTimeout, readOnlyIsFine: Bool = false
   ) throws(NodeFileError) -> NodeDirectoryLock? {
     guard let opened = try DirectoryDescriptor.open(directory) else {
@@ -124,7 +124,7 @@ public final class NodeDirectoryLock {
   }
 
   /// Removes the lock file and lets the next process in.
-  public func release() {
+  package func release() {
     guard descriptor >= 0 else { return }
     if removesFile { _ = Platform.unlinkat(parent.descriptor, Self.fileName, directory: false) }
     _ = Platform.close(descriptor)

@@ -43,13 +43,8 @@ public struct RailgunKeyNode: Sendable, CustomStringConvertible {
     guard !path.components.isEmpty else { return self }
     // The body throws nothing, so neither does the scratch helper.
     return try! ChildDerivation.withScratch { message in
-      var key = SecureBytesSlice(privateKey)
-      var code = SecureBytesSlice(chainCode)
-      for component in path.components {
-        let hmac = message.authenticate(
-          privateKey: key, chainCode: code, rawIndex: component.rawIndex)
-        (key, code) = (SecureBytesSlice.left(hmac), SecureBytesSlice.right(hmac))
-      }
+      let (key, code) = message.hardenedChain(
+        key: SecureBytesSlice(privateKey), chainCode: SecureBytesSlice(chainCode), path.components)
       return RailgunKeyNode(
         privateKey: key.copied, chainCode: code.copied, depth: depth + path.components.count)
     }

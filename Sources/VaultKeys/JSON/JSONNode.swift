@@ -26,30 +26,30 @@ package struct JSONNode: Sendable {
   }
 
   /// The member named exactly `name`, if any (the reader guarantees there is at most one).
-  func member(exactly name: String) -> JSONMember? {
+  package func member(exactly name: String) -> JSONMember? {
     guard case .object(let members) = kind else { return nil }
     return members.first { $0.name == name }
   }
 
   /// The last member whose name is exactly `name` (compared as Unicode code points, as
   /// JavaScript compares property names), the one `JSON.parse` keeps when a name repeats.
-  func lastMember(named name: String) -> JSONMember? {
+  package func lastMember(named name: String) -> JSONMember? {
     guard case .object(let members) = kind else { return nil }
     return members.last { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }
   }
 
-  var isObject: Bool {
+  package var isObject: Bool {
     if case .object = kind { return true }
     return false
   }
 
-  var isString: Bool {
+  package var isString: Bool {
     if case .string = kind { return true }
     return false
   }
 
   /// A short name of the value's JSON type, for error messages.
-  var typeName: String {
+  package var typeName: String {
     switch kind {
     case .object: "an object"
     case .array: "an array"
@@ -66,7 +66,7 @@ package struct JSONMember: Sendable {
   /// The decoded member name.
   package let name: String
   /// The name's bytes, including its quotes.
-  let nameRange: Range<Int>
+  package let nameRange: Range<Int>
   package let value: JSONNode
 }
 
@@ -75,7 +75,7 @@ package struct JSONMember: Sendable {
 package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The byte at which the text stops being JSON (its length: the text is cut short).
   package let offset: Int
-  let problem: String
+  package let problem: String
 
   package var description: String { "invalid JSON at byte \(offset): \(problem)" }
 }

@@ -10,9 +10,9 @@ import CryptoPrimitives
 package enum JSONText {
   /// Nesting deeper than this is refused rather than risking the stack; real key and config
   /// files nest a handful of levels.
-  static let maximumDepth = 128
+  package static let maximumDepth = 128
   /// The largest document read: the CLI reads no node file larger than this either.
-  static let maximumByteCount = 4 * 1024 * 1024
+  package static let maximumByteCount = 4 * 1024 * 1024
 
   /// What the reader does with a member name that appears twice in one object.
   package enum DuplicateMembers: Sendable {
@@ -63,7 +63,7 @@ package enum JSONText {
 
   /// The decoded bytes of the string `node` (escapes resolved), passed one at a time to `emit`,
   /// so a secret can be decoded straight into a `SecureBytes` buffer without temporaries.
-  static func decodeString(
+  package static func decodeString(
     _ node: JSONNode, in bytes: UnsafeRawBufferPointer, emit: (UInt8) -> Void
   ) {
     precondition(node.isString, "decodeString needs a string node")
@@ -97,25 +97,31 @@ package enum JSONText {
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (hex4(i + 2) - 0xDC00)
           i += 6
         }
-        // UTF-8 by hand: Unicode.Scalar's encoders would copy a secret through temporaries.
-        switch scalar {
-        case 0..<0x80:
-          emit(UInt8(scalar))
-        case 0x80..<0x800:
-          emit(UInt8(0xC0 | scalar >> 6))
-          emit(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-          emit(UInt8(0xE0 | scalar >> 12))
-          emit(UInt8(0x80 | scalar >> 6 & 0x3F))
-          emit(UInt8(0x80 | scalar & 0x3F))
-        default:
-          emit(UInt8(0xF0 | scalar >> 18))
-          emit(UInt8(0x80 | scalar >> 12 & 0x3F))
-          emit(UInt8(0x80 | scalar >> 6 & 0x3F))
-          emit(UInt8(0x80 | scalar & 0x3F))
-        }
+        encodeUTF8(scalar, emit: emit)
       default: emit(escape)  // \" \\ \/
       }
+    }
+  }
+
+  /// The UTF-8 bytes of the Unicode scalar value `scalar` (below 0x110000, no surrogate),
+  /// passed one at a time to `emit`. By hand: Unicode.Scalar's encoders would copy a secret
+  /// through temporaries.
+  package static func encodeUTF8(_ scalar: UInt32, emit: (UInt8) -> Void) {
+    switch scalar {
+    case 0..<0x80:
+      emit(UInt8(scalar))
+    case 0x80..<0x800:
+      emit(UInt8(0xC0 | scalar >> 6))
+      emit(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+      emit(UInt8(0xE0 | scalar >> 12))
+      emit(UInt8(0x80 | scalar >> 6 & 0x3F))
+      emit(UInt8(0x80 | scalar & 0x3F))
+    default:
+      emit(UInt8(0xF0 | scalar >> 18))
+      emit(UInt8(0x80 | scalar >> 12 & 0x3F))
+      emit(UInt8(0x80 | scalar >> 6 & 0x3F))
+      emit(UInt8(0x80 | scalar & 0x3F))
     }
   }
 
@@ -127,7 +133,9 @@ package enum JSONText {
   }
 
   /// The decoded bytes of the string `node` in a zeroizing buffer, for secrets.
-  static func secureString(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> SecureBytes {
+  package static func secureString(_ node: JSONNode, in bytes: UnsafeRawBufferPointer)
+    -> SecureBytes
+  {
     var count = 0
     decodeString(node, in: bytes) { _ in count += 1 }
     return SecureBytes(count: count) { out in
@@ -156,11 +164,11 @@ package enum JSONText {
   }
 
   /// The source text of `node` (numbers, for messages).
-  static func text(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> String {
+  package static func text(_ node: JSONNode, in bytes: UnsafeRawBufferPointer) -> String {
     String(decoding: UnsafeRawBufferPointer(rebasing: bytes[node.range]), as: UTF8.self)
   }
 
-  static func hexValue(_ byte: UInt8) -> UInt8? {
+  package static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -171,7 +179,7 @@ package enum JSONText {
 
   /// The line break and leading blanks before `offset` when it starts a line (a pretty-printed
   /// member), else a single space: what an inserted member is preceded by.
-  static func indentation(before offset: Int, in bytes: UnsafeRawBufferPointer) -> [UInt8] {
+  package static func indentation(before offset: Int, in bytes: UnsafeRawBufferPointer) -> [UInt8] {
     var start = offset
     while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
     guard start > 0, bytes[start - 1] == 0x0A else { return [0x20] }
@@ -179,7 +187,7 @@ package enum JSONText {
   }
 
   /// A file-supplied name made safe for a one-line message: printable ASCII, at most 40.
-  static func printable(_ name: String) -> String {
+  package static func printable(_ name: String) -> String {
     let scalars = name.unicodeScalars
     let safe = scalars.prefix(40).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" }
     return String(safe) + (scalars.count > 40 ? "…" : "")

@@ -1,3 +1,5 @@
+import Wording
+
 /// A readable summary: titled sections of label–value lines, the values of all sections starting
 /// in one column. The text counterpart of a `JSONObject` report.
 public struct TextReport: Sendable, Equatable {
