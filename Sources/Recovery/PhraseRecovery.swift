@@ -213,6 +213,11 @@ package final class PhraseRecovery: Sendable {
   /// The word index remembered for `position` of `part`, if a known word is remembered there
   /// and the part allows it (a typo position does not).
   private func remembered(part index: Int, position: Int) -> Int? {
+    // An order of the written words: what was written at the position.
+    if search.order != nil {
+      guard case .known(let word) = search.phrase.words[position] else { return nil }
+      return word
+    }
     let part = search.parts[index]
     guard let place = origin(part: part, position: position),
       case .known(let word) = search.phrase.words[place], part.sets[position].contains(word)
@@ -231,6 +236,27 @@ package final class PhraseRecovery: Sendable {
   /// search.
   private func indices(of match: RecoveryProgress.Match) throws(RecoveryCheckpointError) -> [Int] {
     let wrong = RecoveryCheckpointError.inconsistent("the match it records is not in the search")
+    if let order = search.order {
+      guard match.part == 0 else { throw wrong }
+      var changes = [Int: Int]()
+      for change in match.changes {
+        guard (1...search.wordCount).contains(change.position),
+          changes.updateValue(change.wordIndex, forKey: change.position) == nil,
+          (0..<Wordlist.wordCount).contains(change.wordIndex),
+          remembered(part: 0, position: change.position - 1) != change.wordIndex
+        else { throw wrong }
+      }
+      var indices: [Int] = []
+      for position in 0..<search.wordCount {
+        guard let word = changes[position + 1] ?? remembered(part: 0, position: position)
+        else { throw wrong }
+        indices.append(word)
+      }
+      guard order.contains(indices), Mnemonic.entropy(fromWordIndices: indices) != nil else {
+        throw wrong
+      }
+      return indices
+    }
     guard search.parts.indices.contains(match.part) else { throw wrong }
     let part = search.parts[match.part]
     var changes = match.changes.makeIterator()
@@ -308,103 +334,121 @@ package final class PhraseRecovery: Sendable {
   private func work(_ coordinator: Coordinator) {
     let length = search.wordCount
     let batchSize = max(1, configuration.backend.seedBatchSize)
-    let matcher = targets.isEmpty ? nil : TargetMatcher(targets: targets)
-    let entropyBytes = (length * 11 - length / 3) / 8
     // indices, digits, the batch's candidates, entropy and its SHA-256: all in one wiped buffer.
     let scratchBytes = 2 * length * (2 + batchSize) + 64
     _ = SecureBytes(count: scratchBytes) { scratch in
       let words = scratch.baseAddress!.bindMemory(
         to: UInt16.self, capacity: length * (2 + batchSize))
-      let current = words
-      let digits = words + length
-      let batch = words + 2 * length
-      let entropy = scratch.baseAddress! + 2 * length * (2 + batchSize)
-      var batchParts = [Int](repeating: 0, count: batchSize)
-      // Each slot's passphrase: a batch may span several, so every SIMD lane stays busy even
-      // when few phrases pass the checksum (a phrase known but its passphrase not).
-      var batchPassphrases = [Int](repeating: 0, count: batchSize)
+      let buffers = Buffers(
+        current: words, batch: words + 2 * length,
+        entropy: scratch.baseAddress! + 2 * length * (2 + batchSize))
+      // The candidate space is the model's: the damage model's parts, or the orders of the
+      // written words. Each is its own specialisation of the one loop.
+      if let order = search.order {
+        var cursor = OrderCursor(order)
+        work(coordinator, cursor: &cursor, buffers: buffers)
+      } else {
+        var cursor = PartsCursor(search: search, digits: words + length)
+        work(coordinator, cursor: &cursor, buffers: buffers)
+      }
+    }
+  }
 
-      while let (chunk, slice) = coordinator.take() {
-        let chunkLow = range.lowerBound + UInt64(chunk) * configuration.chunkSize
-        let chunkHigh = min(range.upperBound, chunkLow + configuration.chunkSize)
-        let sliceSize =
-          (chunkHigh - chunkLow + UInt64(coordinator.slices) - 1)
-          / UInt64(coordinator.slices)
-        let low = min(chunkHigh, chunkLow + UInt64(slice) * sliceSize)
-        let high = min(chunkHigh, low + sliceSize)
-        var counts = Counts()
-        // Candidate n is phrase n mod W with passphrase n / W.
-        let phraseCount = search.candidateCount
-        var passphrase = Int(low / phraseCount)
-        var part = search.part(containing: low % phraseCount)
-        position(
-          digits, current, part: part, offset: low % phraseCount - search.partStarts[part])
-        var batchCount = 0
-        var found: Found?
-        var stopped = false
-        var number = low
+  /// Where a worker keeps a candidate, a batch and the checksum's entropy (wiped scratch).
+  private struct Buffers {
+    let current: UnsafeMutablePointer<UInt16>
+    let batch: UnsafeMutablePointer<UInt16>
+    let entropy: UnsafeMutableRawPointer
+  }
 
-        func flush() {
-          guard let matcher, batchCount > 0 else { return }
-          let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
-          let seeds = configuration.backend.deriveBIP39Seeds(
-            mnemonics: sentences, salts: salts(batchPassphrases[0..<batchCount]),
-            iterations: Mnemonic.seedIterations)
-          if let (slot, label) = matcher.firstMatch(in: seeds) {
-            counts.checked += UInt64(slot + 1)
-            let indices = (0..<length).map { Int(batch[slot * length + $0]) }
-            let passphrase = batchPassphrases[slot]
-            found = Found(
-              part: batchParts[slot], passphrase: passphrase, indices: indices, label: label,
-              record: match(part: batchParts[slot], passphrase: passphrase, indices: indices))
-          } else {
-            counts.checked += UInt64(seeds.count)
-          }
-          batchCount = 0
+  /// Takes chunks until none is left or the search stops, walking them with `cursor`.
+  private func work<Cursor: CandidateCursor>(
+    _ coordinator: Coordinator, cursor: inout Cursor, buffers: Buffers
+  ) {
+    let length = search.wordCount
+    let batchSize = max(1, configuration.backend.seedBatchSize)
+    let matcher = targets.isEmpty ? nil : TargetMatcher(targets: targets)
+    let entropyBytes = (length * 11 - length / 3) / 8
+    let current = buffers.current
+    let batch = buffers.batch
+    let entropy = buffers.entropy
+    var batchParts = [Int](repeating: 0, count: batchSize)
+    // Each slot's passphrase: a batch may span several, so every SIMD lane stays busy even
+    // when few phrases pass the checksum (a phrase known but its passphrase not).
+    var batchPassphrases = [Int](repeating: 0, count: batchSize)
+
+    while let (chunk, slice) = coordinator.take() {
+      let chunkLow = range.lowerBound + UInt64(chunk) * configuration.chunkSize
+      let chunkHigh = min(range.upperBound, chunkLow + configuration.chunkSize)
+      let sliceSize =
+        (chunkHigh - chunkLow + UInt64(coordinator.slices) - 1)
+        / UInt64(coordinator.slices)
+      let low = min(chunkHigh, chunkLow + UInt64(slice) * sliceSize)
+      let high = min(chunkHigh, low + sliceSize)
+      var counts = Counts()
+      // Candidate n is phrase n mod W with passphrase n / W.
+      let phraseCount = search.candidateCount
+      var passphrase = Int(low / phraseCount)
+      cursor.seek(to: low % phraseCount, current)
+      var batchCount = 0
+      var found: Found?
+      var stopped = false
+      var number = low
+
+      func flush() {
+        guard let matcher, batchCount > 0 else { return }
+        let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
+        let seeds = configuration.backend.deriveBIP39Seeds(
+          mnemonics: sentences, salts: salts(batchPassphrases[0..<batchCount]),
+          iterations: Mnemonic.seedIterations)
+        if let (slot, label) = matcher.firstMatch(in: seeds) {
+          counts.checked += UInt64(slot + 1)
+          let indices = (0..<length).map { Int(batch[slot * length + $0]) }
+          let passphrase = batchPassphrases[slot]
+          found = Found(
+            part: batchParts[slot], passphrase: passphrase, indices: indices, label: label,
+            record: match(part: batchParts[slot], passphrase: passphrase, indices: indices))
+        } else {
+          counts.checked += UInt64(seeds.count)
         }
+        batchCount = 0
+      }
 
-        while number < high {
-          counts.candidates += 1
-          if passesChecksum(current, length: length, entropy: entropy, entropyBytes: entropyBytes),
-            !heldEarlier(part: part, current)
-          {
-            counts.checksumValid += 1
-            if matcher == nil {
-              coordinator.collect(part: part, indices: (0..<length).map { Int(current[$0]) })
-            } else {
-              (batch + batchCount * length).update(from: current, count: length)
-              batchParts[batchCount] = part
-              batchPassphrases[batchCount] = passphrase
-              batchCount += 1
-              if batchCount == batchSize {
-                flush()
-                if found != nil { break }
-                if coordinator.isStopping {
-                  stopped = true
-                  break
-                }
+      while number < high {
+        counts.candidates += 1
+        if passesChecksum(current, length: length, entropy: entropy, entropyBytes: entropyBytes),
+          !cursor.triedEarlier(current)
+        {
+          counts.checksumValid += 1
+          if matcher == nil {
+            coordinator.collect(part: cursor.part, indices: (0..<length).map { Int(current[$0]) })
+          } else {
+            (batch + batchCount * length).update(from: current, count: length)
+            batchParts[batchCount] = cursor.part
+            batchPassphrases[batchCount] = passphrase
+            batchCount += 1
+            if batchCount == batchSize {
+              flush()
+              if found != nil { break }
+              if coordinator.isStopping {
+                stopped = true
+                break
               }
             }
           }
-          number += 1
-          if number < high, !advance(digits, current, part: &part) {
-            if part == search.parts.count {
-              // Every phrase was tried with this passphrase: the next one.
-              passphrase += 1
-              part = 0
-            }
-            position(digits, current, part: part, offset: 0)
-          }
-          if matcher == nil, number & 0xFFF == 0, coordinator.isStopping {
-            stopped = true
-            break
-          }
         }
-        if !stopped, found == nil { flush() }
-        if stopped && found == nil { break }
-        coordinator.finish(chunk: chunk, counts: counts, found: found)
-        if found != nil { break }
+        number += 1
+        // Every phrase was tried with this passphrase: the next one.
+        if number < high, !cursor.advance(current) { passphrase += 1 }
+        if matcher == nil, number & 0xFFF == 0, coordinator.isStopping {
+          stopped = true
+          break
+        }
       }
+      if !stopped, found == nil { flush() }
+      if stopped && found == nil { break }
+      coordinator.finish(chunk: chunk, counts: counts, found: found)
+      if found != nil { break }
     }
   }
 
@@ -420,45 +464,6 @@ package final class PhraseRecovery: Sendable {
       }
     }
     return salts
-  }
-
-  /// Sets the digits and indices to candidate `offset` of `part`, last position fastest.
-  private func position(
-    _ digits: UnsafeMutablePointer<UInt16>, _ current: UnsafeMutablePointer<UInt16>, part: Int,
-    offset: UInt64
-  ) {
-    let sets = search.parts[part].sets
-    var rest = offset
-    for position in sets.indices.reversed() {
-      let radix = UInt64(sets[position].count)
-      digits[position] = UInt16(rest % radix)
-      rest /= radix
-      current[position] = sets[position].indices[Int(digits[position])]
-    }
-  }
-
-  /// The next candidate of `part`; false (with `part` moved on) when the part is exhausted.
-  @inline(__always)
-  private func advance(
-    _ digits: UnsafeMutablePointer<UInt16>, _ current: UnsafeMutablePointer<UInt16>,
-    part: inout Int
-  ) -> Bool {
-    let sets = search.parts[part].sets
-    var position = sets.count - 1
-    while position >= 0 {
-      let set = sets[position]
-      let next = Int(digits[position]) + 1
-      if next < set.count {
-        digits[position] = UInt16(next)
-        current[position] = set.indices[next]
-        return true
-      }
-      digits[position] = 0
-      current[position] = set.indices[0]
-      position -= 1
-    }
-    part += 1
-    return false
   }
 
   /// Whether the entropy the indices encode has the checksum their last bits carry.
@@ -488,12 +493,6 @@ package final class PhraseRecovery: Sendable {
     return UInt32(digest.load(as: UInt8.self) >> UInt8(8 - bits)) == accumulator
   }
 
-  /// Whether an earlier part that overlaps `part` holds the candidate (it was searched there).
-  @inline(__always)
-  private func heldEarlier(part: Int, _ indices: UnsafeMutablePointer<UInt16>) -> Bool {
-    search.heldInEarlierPart(than: part, indices)
-  }
-
   /// The NFKD sentence of the candidate, the PBKDF2 password.
   private func sentence(_ indices: UnsafeMutablePointer<UInt16>) -> SecureBytes {
     let length = search.wordCount
@@ -520,13 +519,29 @@ package final class PhraseRecovery: Sendable {
   func recovered(part index: Int, passphrase: Int = 0, indices: [Int], matched: String?)
     -> RecoveredPhrase
   {
-    let part = search.parts[index]
     let phrase = search.phrase
     let list = Wordlist.named(phrase.language)
     // The checksum was verified before the candidate got here.
     let entropy = Mnemonic.entropy(fromWordIndices: indices)!
     let mnemonic = Mnemonic(
       verifiedEntropy: entropy, language: phrase.language, expandedAbbreviations: [])
+    if let order = search.order {
+      // The order found, and the unknown word's choice; the words moved are told by the order.
+      let from = order.writtenPositions(of: indices)
+      let changes = indices.indices.compactMap { position -> RecoveryChange? in
+        guard phrase.words[from[position] - 1] == .unknown else { return nil }
+        return RecoveryChange(
+          position: position + 1, word: list.words[indices[position]],
+          was: phrase.written[from[position] - 1])
+      }
+      var found = RecoveredPhrase(
+        mnemonic: mnemonic, changes: changes, swappedPositions: nil, matched: matched)
+      found.writtenPositions = from
+      found.passphraseOrigin = passphrases.origin(passphrase)
+      found.passphrase = passphrases.passphrase(passphrase)
+      return found
+    }
+    let part = search.parts[index]
     var changes: [RecoveryChange] = []
     for position in indices.indices {
       guard let place = origin(part: part, position: position) else {
@@ -643,6 +658,14 @@ package final class PhraseRecovery: Sendable {
     if search.wrongWords == .close {
       // Versioned: another definition of close words is another search.
       bytes += Array("close wrong words 1\0".utf8)
+    }
+    if let order = search.order {
+      // Versioned: another list of structured orders is another numbering.
+      bytes += Array("order lost 1\0".utf8)
+      append(UInt64(order.keptPositions.count))
+      for position in order.keptPositions { append(UInt64(position)) }
+      append(order.structuredCount)
+      append(order.allOrdersCount ?? .max)
     }
   }
 

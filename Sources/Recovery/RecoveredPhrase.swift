@@ -30,6 +30,9 @@ package struct RecoveredPhrase: Sendable {
   package let matched: String?
   /// The 1-based written positions of the words that were extra (left out of the phrase).
   package var extraPositions: [Int] = []
+  /// When only the order was lost: for each position, the 1-based written position its word
+  /// was taken from.
+  package var writtenPositions: [Int]?
   /// Which of the passphrases tried matched, told without quoting it.
   package var passphraseOrigin: PassphraseOrigin = .given
   /// The passphrase that matched (NFKD), for `--out` only.

@@ -40,6 +40,15 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
   case invalidShard(index: Int, count: Int)
   /// A derivation path template does not read: why.
   case invalidPathTemplate(String)
+  /// A 1-based position kept in place is not a position of the phrase.
+  case keptPositionOutOfRange(position: Int, words: Int)
+  /// A 1-based position is kept in place twice.
+  case keptPositionRepeated(Int)
+  /// The order-lost model takes the words as written: the word at this 1-based position is
+  /// not one word of the list (a prefix, a pattern, alternatives, a misspelling).
+  case orderLostNeedsWords(position: Int)
+  /// The order-lost model takes one `?` word; this 1-based position holds a second.
+  case orderLostSecondUnknown(position: Int)
 
   /// The one line for this error, its remedies typed (`RecoveryRemedy`) for a tool to word.
   package var message: RecoveryMessage {
@@ -91,6 +100,18 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
         + "edits or give fewer candidates"
     case .invalidPathTemplate(let reason):
       "the path template does not read: \(reason)"
+    case .keptPositionOutOfRange(let position, let words):
+      "position \(position) is kept in place, but the phrase has \(words) words: "
+        + "\(remedy: .keptPositions) counts from 1"
+    case .keptPositionRepeated(let position):
+      "position \(position) is kept in place twice: name each position once in "
+        + "\(remedy: .keptPositions)"
+    case .orderLostNeedsWords(let position):
+      "word \(position) is not one wordlist word: when only the order is lost, every word must "
+        + "be written out (one ? allowed)"
+    case .orderLostSecondUnknown(let position):
+      "word \(position) is a second ?: when only the order is lost, at most one word can be "
+        + "unknown"
     case .invalidShard(let index, let count):
       "shard \(index)/\(count) does not exist: \(remedy: .shardSyntax) needs 1 ≤ K ≤ N"
     }

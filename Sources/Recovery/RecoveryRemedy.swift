@@ -20,6 +20,8 @@ package enum RecoveryRemedy: Sendable, Equatable, Hashable {
   case shardSyntax
   /// Allow fewer typos in the password, or give fewer candidates.
   case fewerPasswords
+  /// The list of 1-based positions whose word is known to be in its place.
+  case keptPositions
 
   /// The remedy in the library's own words.
   package var plainWording: String {
@@ -31,6 +33,7 @@ package enum RecoveryRemedy: Sendable, Equatable, Hashable {
     case .fewerDamageModels: "combine fewer of missing words, swaps and typos"
     case .shardSyntax: "shard K of N"
     case .fewerPasswords: "allow fewer typos or give fewer candidates"
+    case .keptPositions: "the list of positions kept in place"
     }
   }
 }

@@ -41,6 +41,9 @@ package struct RecoverySearch: Sendable {
   package let wrongWords: WrongWords
   /// The word count of every candidate.
   package let wordCount: Int
+  /// The order-lost model, which replaces the damage models: the candidates are the orders of
+  /// the written words (`PhraseOrder`), not parts.
+  package let order: PhraseOrder?
   let parts: [SearchPart]
   /// `partStarts[p]` is the number of the first candidate of part p; the last entry is the total.
   let partStarts: [UInt64]
@@ -62,7 +65,7 @@ package struct RecoverySearch: Sendable {
 
   /// Whether the search is exactly the phrase's own word sets (no damage model).
   package var isAsWritten: Bool {
-    missingWords == 0 && extraWords == 0 && !allowsSwap && typos == 0
+    missingWords == 0 && extraWords == 0 && !allowsSwap && typos == 0 && order == nil
   }
 
   /// More parts than this, when they may overlap, are refused.
@@ -95,6 +98,7 @@ package struct RecoverySearch: Sendable {
     self.minimumTypos = minimumTypos
     self.wrongWords = wrongWords
     wordCount = length
+    order = nil
 
     // Each remembered set's complement (or close words), computed once and shared by every
     // part (a wrong word at a missing word's place has no words left: such parts are empty).
@@ -138,6 +142,26 @@ package struct RecoverySearch: Sendable {
     for part in parts { starts.append(starts.last! + part.count) }
     self.parts = parts
     partStarts = starts
+  }
+
+  /// The search of every order of the words of `phrase`, the words at the 1-based
+  /// `keptPositions` in their place: the order-lost model instead of the damage models.
+  package init(phrase: DamagedPhrase, orderLostKeeping keptPositions: [Int])
+    throws(RecoveryError)
+  {
+    let order = try PhraseOrder(phrase: phrase, keptPositions: keptPositions)
+    self.phrase = phrase
+    missingWords = 0
+    extraWords = 0
+    allowsSwap = false
+    requiresSwap = false
+    typos = 0
+    minimumTypos = 0
+    wrongWords = .any
+    wordCount = phrase.words.count
+    self.order = order
+    parts = []
+    partStarts = [0, order.candidateCount]
   }
 
   /// The part holding candidate `number`.

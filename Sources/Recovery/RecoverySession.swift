@@ -19,13 +19,19 @@ package struct RecoveryDamage: Sendable, Equatable {
   package var allowsSwap: Bool
   /// Up to this many words anywhere may be wrong.
   package var typos: Int
+  /// The 1-based positions known to hold their word when only the order is lost; nil: the
+  /// order is as written. The order-lost model replaces the others (they stay zero).
+  package var orderLostKeeping: [Int]?
 
-  package init(missingWords: Int = 0, extraWords: Int = 0, allowsSwap: Bool = false, typos: Int = 0)
-  {
+  package init(
+    missingWords: Int = 0, extraWords: Int = 0, allowsSwap: Bool = false, typos: Int = 0,
+    orderLostKeeping: [Int]? = nil
+  ) {
     self.missingWords = missingWords
     self.extraWords = extraWords
     self.allowsSwap = allowsSwap
     self.typos = typos
+    self.orderLostKeeping = orderLostKeeping
   }
 }
 
@@ -207,9 +213,14 @@ package final class RecoverySession: Sendable {
       self.phases = planned
     } else {
       let damage = damage ?? RecoveryDamage()
-      let search = try RecoverySearch(
-        phrase: phrase, missingWords: damage.missingWords, extraWords: damage.extraWords,
-        allowsSwap: damage.allowsSwap, typos: damage.typos)
+      let search: RecoverySearch
+      if let kept = damage.orderLostKeeping {
+        search = try RecoverySearch(phrase: phrase, orderLostKeeping: kept)
+      } else {
+        search = try RecoverySearch(
+          phrase: phrase, missingWords: damage.missingWords, extraWords: damage.extraWords,
+          allowsSwap: damage.allowsSwap, typos: damage.typos)
+      }
       phases = [Phase(number: 1, kind: nil, recovery: try recovery(search))]
     }
   }

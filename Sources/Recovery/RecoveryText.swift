@@ -105,7 +105,9 @@ package enum RecoveryText {
   package static func announcement(_ announcement: RecoverySession.Announcement) -> String {
     let recovery = announcement.phase.recovery
     let search = recovery.search
-    let words = "\(search.wordCount) \(search.phrase.language.rawValue) words"
+    let words =
+      "\(search.wordCount) \(search.phrase.language.rawValue) words"
+      + (search.order.map { " " + orders($0) } ?? "")
     guard !recovery.targets.isEmpty else {
       let candidates = announcement.candidates
       return
@@ -139,6 +141,22 @@ package enum RecoveryText {
     return line
   }
 
+  /// What an order-lost search tries: "in any order (12,345 likely orders first, then all
+  /// 479,001,600 orders of 12 positions, the ? word's 2048 choices each)".
+  package static func orders(_ order: PhraseOrder) -> String {
+    let free = order.wordCount - order.keptPositions.count
+    let kept = order.keptPositions.isEmpty ? "" : ", \(order.keptPositions.count) kept in place"
+    let all =
+      order.allOrdersCount.map {
+        "then all \(grouped($0)) orders of the \(free) free positions"
+      } ?? "not all orders of \(free) positions: more than can be counted, keep some in place"
+    let unknown =
+      order.unknownChoices > 1 ? ", each with the ? word's \(order.unknownChoices) choices" : ""
+    return
+      "in any order (\(grouped(order.structuredCount)) likely orders first, \(all)\(kept)"
+      + "\(unknown))"
+  }
+
   /// "41.2% (1,728,000 of 4,194,304 candidates) · 2,900/s · ETA 12 min".
   package static func progress(
     _ progress: RecoveryProgress, _ announcement: RecoverySession.Announcement
@@ -161,6 +179,11 @@ package enum RecoveryText {
   package static func corrections(_ found: RecoveredPhrase) -> [String] {
     var lines: [String] = []
     var changes = found.changes
+    if let from = found.writtenPositions, from != Array(1...from.count) {
+      lines.append(
+        "the words in order are the written words "
+          + from.map(String.init).joined(separator: " "))
+    }
     if let (first, second) = found.swappedPositions {
       let pair = changes.filter { $0.position == first || $0.position == second }
       // A plain exchange of two remembered words reads as one line.

@@ -13,6 +13,10 @@ struct RecoverCommand: Command {
   static let swaps = Option.flag("swaps", help: "Two adjacent words may be exchanged (once).")
   static let typos = Option.value("typos", "k", help: "Up to K words anywhere may be wrong.")
   static let extra = Option.value("extra", "n", help: "N written words are too many, anywhere.")
+  static let orderLost = Option.flag(
+    "order-lost", help: "Every word is right, their order is not.")
+  static let keepPositions = Option.value(
+    "keep-positions", "list", help: "--order-lost keeps these words in place (1,5,9).")
   static let damageFile = Option.value(
     "damage-file", "path", help: "Or read the phrase one position a line.")
   static let passphraseCandidates = Option.value(
@@ -54,7 +58,11 @@ struct RecoverCommand: Command {
         or w*t, * any letters; wet|west for alternatives; a word in no wordlist is
         taken as misspelt and replaced by the words within two letters of it
         (English four-letter abbreviations count). --damage-file holds the same, one
-        position a line. --missing, --extra, --swaps and --typos widen the search;
+        position a line. --order-lost searches the orders of the words as written
+        (one ? allowed), the likely ones first (a grid read the other way, halves
+        exchanged, a word moved, two exchanged, two of these), then every order;
+        --keep-positions 1,5,9 keeps those words in place.
+        --missing, --extra, --swaps and --typos widen the search;
         the word count must end at 12-24. With none of them (and a target, no
         --shard) recover tries in turn the phrase as written, a swap, one wrong word,
         ... (automatic phases), saying each before it starts; --typos 0 searches the
@@ -104,7 +112,7 @@ struct RecoverCommand: Command {
         passphraseCandidates, passphraseTypos, SearchRunOptions.keyboard.option,
         MnemonicOptions.language, missing, extra,
         swaps,
-        typos, SearchRunOptions.maxHours.option, address, accounts, path, peerID, did, overlay,
+        typos, orderLost, keepPositions, SearchRunOptions.maxHours.option, address, accounts, path, peerID, did, overlay,
         networkID.option,
         overlayNonce.option,
       ] + directoryOptions + [
@@ -127,6 +135,8 @@ struct RecoverCommand: Command {
   let givesDamage: Bool
   /// The damage options given (all zero without them).
   let damage: RecoveryDamage
+  /// The command's name, for a usage error found once the phrase is read.
+  let commandPath: String
   let accountCount: Int
   /// Whether an --address is looked for at --accounts' paths (not at --path's).
   let addressByAccounts: Bool
@@ -165,14 +175,27 @@ struct RecoverCommand: Command {
     if damagePath == "" || candidatesPath == "" {
       throw arguments.usage("--damage-file and --passphrase-candidates need a path")
     }
-    givesDamage =
+    let damageModels =
       [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
       || arguments.flag(Self.swaps)
+    let orderLost = arguments.flag(Self.orderLost)
+    if orderLost, damageModels {
+      throw arguments.usage(
+        "--order-lost cannot be combined with --missing, --extra, --swaps or --typos: it takes "
+          + "every word as written; drop those or --order-lost")
+    }
+    let kept = try Self.keptPositions(arguments)
+    if kept != nil, !orderLost {
+      throw arguments.usage("--keep-positions <list> only applies with --order-lost")
+    }
+    givesDamage = damageModels || orderLost
+    commandPath = arguments.commandPath
     damage = RecoveryDamage(
       missingWords: try arguments.integer(Self.missing, in: 0...12) ?? 0,
       extraWords: try arguments.integer(Self.extra, in: 0...12) ?? 0,
       allowsSwap: arguments.flag(Self.swaps),
-      typos: try arguments.integer(Self.typos, in: 0...24) ?? 0)
+      typos: try arguments.integer(Self.typos, in: 0...24) ?? 0,
+      orderLostKeeping: orderLost ? kept ?? [] : nil)
     accountCount = try arguments.integer(Self.accounts, in: 1...1000) ?? 3
     if arguments.value(Self.accounts) != nil, arguments.value(Self.address) == nil {
       throw arguments.usage("--accounts <n> only applies with --address")
@@ -197,6 +220,25 @@ struct RecoverCommand: Command {
         "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
           + "without one only the words are counted")
     }
+  }
+
+  /// `--keep-positions 1,5,9`: whole numbers from 1 separated by commas, each once (that they
+  /// are positions of the phrase is checked once it is read).
+  static func keptPositions(_ arguments: ParsedArguments) throws(CLIError) -> [Int]? {
+    guard let text = arguments.value(keepPositions) else { return nil }
+    let items = text.split(separator: ",", omittingEmptySubsequences: false)
+    let positions = items.compactMap { item in
+      Int(item.trimmingPrefix(" ")).flatMap { (1...24).contains($0) ? $0 : nil }
+    }
+    guard positions.count == items.count, !text.isEmpty else {
+      throw arguments.usage(
+        "\(keepPositions.synopsis) takes positions 1-24 separated by commas, as in 1,5,9")
+    }
+    guard Set(positions).count == positions.count else {
+      throw arguments.usage(
+        "\(keepPositions.synopsis) names a position twice: name each position once")
+    }
+    return positions
   }
 
   /// Whether several passphrases are tried (the matching one is written beside --out).
@@ -263,13 +305,22 @@ struct RecoverCommand: Command {
     } else {
       damaged = try DamagedPhrase(phrase: try input.readPhrase(), language: input.language)
     }
-    let session = try RecoverySession(
-      phrase: damaged, damage: givesDamage ? damage : nil, targets: targets,
-      passphrases: try readPassphrases(),
-      configuration: .init(
-        threads: searchRun.threads, shardIndex: searchRun.shard.index,
-        shardCount: searchRun.shard.count, backend: backend),
-      sharded: searchRun.shardGiven, typos: searchRun.typoModel)
+    let passphrases = try readPassphrases()
+    let session: RecoverySession
+    do {
+      session = try RecoverySession(
+        phrase: damaged, damage: givesDamage ? damage : nil, targets: targets,
+        passphrases: passphrases,
+        configuration: .init(
+          threads: searchRun.threads, shardIndex: searchRun.shard.index,
+          shardCount: searchRun.shard.count, backend: backend),
+        sharded: searchRun.shardGiven, typos: searchRun.typoModel)
+    } catch .keptPositionOutOfRange(let position, let words) {
+      // A usage error, found only once the phrase's word count is known.
+      throw CLIError.usage(
+        RecoveryError.keptPositionOutOfRange(position: position, words: words).cliDescription,
+        commandPath: commandPath)
+    }
     if let outputPath, session.triesOtherPassphrases, !searchesPassphrases {
       try RecoverFiles.checkOutput(outputPath + ".passphrase")
     }

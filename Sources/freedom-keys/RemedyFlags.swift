@@ -40,6 +40,7 @@ enum RemedyFlags {
     case .fewerDamageModels: "use fewer of --missing, --swaps and --typos together"
     case .shardSyntax: "--shard K/N"
     case .fewerPasswords: "give a lower --password-typos or fewer candidates"
+    case .keptPositions: "--keep-positions"
     }
   }
 }
