@@ -94,8 +94,8 @@ package struct PhraseOrder: Sendable {
     structuredCount = UInt64(structured.count)
     let free = freePositions.map { classes[$0] }
     if let all = Self.multinomial(free),
-      case let (sum, overflow) = all.addingReportingOverflow(structuredCount), !overflow,
-      case let (total, overflow2) = sum.multipliedReportingOverflow(by: unknownChoices),
+      case (let sum, let overflow) = all.addingReportingOverflow(structuredCount), !overflow,
+      case (let total, let overflow2) = sum.multipliedReportingOverflow(by: unknownChoices),
       !overflow2, total < 1 << 63
     {
       allOrdersCount = all

@@ -112,7 +112,8 @@ struct RecoverCommand: Command {
         passphraseCandidates, passphraseTypos, SearchRunOptions.keyboard.option,
         MnemonicOptions.language, missing, extra,
         swaps,
-        typos, orderLost, keepPositions, SearchRunOptions.maxHours.option, address, accounts, path, peerID, did, overlay,
+        typos, orderLost, keepPositions, SearchRunOptions.maxHours.option, address, accounts, path,
+        peerID, did, overlay,
         networkID.option,
         overlayNonce.option,
       ] + directoryOptions + [
