@@ -43,6 +43,8 @@ struct Report: Encodable {
   var recoverKernels: RecoverKernelReport?
   /// `recover` as a whole, ×hashlib, on every engine (RecoverEndToEnd.swift).
   var recoverEndToEnd: RecoverEndToEndReport?
+  /// `recover --order-lost` against the damage search, one key (RecoverOrderLost.swift).
+  var recoverOrderLost: RecoverOrderLostReport?
   var aheadOfHashcat: AheadOfHashcatReport?
   var vaultAgainstHashcat: VaultAgainstHashcatReport?
   var keystoreScrypt: KeystoreScryptReport?
@@ -299,6 +301,7 @@ if filter.map({ "mnemonic→seed".contains($0) }) ?? true,
 // MARK: - recover, end to end (RecoverEndToEnd.swift)
 
 try recoverEndToEnd()
+try recoverOrderLost()
 try aheadOfHashcat()
 try vaultAgainstHashcat()
 try keystoreScryptAgainstLibsodium()
