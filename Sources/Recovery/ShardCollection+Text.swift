@@ -19,11 +19,18 @@ extension ShardCollection {
         matched == "vault"
           ? "the password opens the vault" : "the password opens the keystore of \(matched)")
     case .phrase:
+      if let order = result.order, order != Array(1...UInt64(order.count)) {
+        lines.append(
+          "the words in order are the written words "
+            + order.map { String($0) }.joined(separator: " "))
+      }
       for change in result.changes {
         let was = change.was.isEmpty ? "missing" : "'\(change.was)'"
         lines.append("word \(change.position) is '\(change.word)' (was \(was))")
       }
-      if result.changes.isEmpty { lines.append("the phrase was right as remembered") }
+      if result.changes.isEmpty, result.order == nil {
+        lines.append("the phrase was right as remembered")
+      }
       lines.append("matched \(result.matched ?? "")")
     }
     return lines
@@ -114,6 +121,7 @@ extension ShardCollection {
             ])
           }))
     }
+    if let order = result.order { object.append("order", .array(order.map { .number($0) })) }
     if let matched = result.matched { object.append("matched", .string(matched)) }
     object.append("candidates", .number(result.candidates))
     object.append("searched", .number(result.searched))

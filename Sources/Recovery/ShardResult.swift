@@ -33,6 +33,9 @@ package struct ShardResult: Sendable, Equatable {
   /// The match is the one the part's checkpoint recorded (nothing was searched again).
   package let foundEarlier: Bool
   package let changes: [Change]
+  /// When only the order was lost: for each position, the 1-based written position of its
+  /// word (`RecoveredPhrase.writtenPositions`); nil otherwise.
+  package var order: [UInt64]?
   /// The target that matched (`swarm.address`, …; for a password, `vault` or the keystore's
   /// address), exactly when `found`.
   package let matched: String?
@@ -69,6 +72,7 @@ package struct ShardResult: Sendable, Equatable {
       Change(position: UInt64($0.position), word: $0.word, was: $0.was ?? "")
     }
     matched = phrase?.matched
+    order = phrase?.writtenPositions?.map(UInt64.init)
     self.complete = complete
     candidates = UInt64(recovery.range.count)
     searched = progress?.candidates ?? 0
@@ -126,6 +130,7 @@ package struct ShardResult: Sendable, Equatable {
             ])
           }))
     }
+    if let order { object.append("order", .array(order.map { .number($0) })) }
     if let matched { object.append("matched", .string(matched)) }
     object.append("complete", .bool(complete))
     object.append("candidates", .number(candidates))
@@ -249,7 +254,7 @@ package struct ShardResult: Sendable, Equatable {
       throw .malformed("\"matched\" is given exactly when \"found\" is true")
     }
     let earlier = root.members(named: "foundEarlier").isEmpty ? false : try bool("foundEarlier")
-    let result = ShardResult(
+    var result = ShardResult(
       kind: kind, file: file, found: found, foundEarlier: earlier, changes: changes,
       matched: matched, complete: try bool("complete"), candidates: try number("candidates"),
       searched: try number("searched"),
@@ -257,6 +262,20 @@ package struct ShardResult: Sendable, Equatable {
       checked: root.members(named: "checked").isEmpty ? 0 : try number("checked"),
       seconds: 0, index: Int(index), count: Int(count),
       searchCandidates: try number("searchCandidates"), search: search)
+    if !root.members(named: "order").isEmpty {
+      guard case .array(let nodes) = try member("order", of: root).kind, found,
+        nodes.count <= 24
+      else { throw .malformed("\"order\" is not an array of positions of a match") }
+      result.order = []
+      for node in nodes {
+        guard let position = JSONText.unsignedInteger(node, in: raw),
+          (1...UInt64(nodes.count)).contains(position)
+        else {
+          throw .malformed("\"order\" holds a position outside the phrase")
+        }
+        result.order?.append(position)
+      }
+    }
     guard result.searched <= result.candidates, result.candidates <= result.searchCandidates,
       result.checksumValid <= result.searched
     else { throw .malformed("its counts are larger than its part or search") }

@@ -44,6 +44,37 @@ struct RecoverOrderTests {
           + "orders of the 5 free positions, 7 kept in place)"), "\(run.stderr)")
   }
 
+  @Test func shardsAndCollectTellTheOrder() throws {
+    let address = try RecoverDamageTests.swarm(Self.truth)
+    let directory = try TemporaryDirectory()
+    for k in 1...3 {
+      let run = try recover(
+        [
+          "--order-lost", "--keep-positions", "1,2,3,5,8,9,12", "--address", address,
+          "--shard", "\(k)/3", "--json",
+        ], stdin: Self.shuffled.joined(separator: " ") + "\n")
+      #expect(run.status == 0 || run.status == 4, "\(run.stderr)")
+      _ = try directory.file("shard-\(k).json", run.stdout)
+    }
+    let json = try CLI.run(["recover", "collect", directory.path, "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["candidates"] as? Int == 170)
+    let results = try #require(object["results"] as? [[String: Any]])
+    let found = results.filter { $0["found"] as? Bool == true }
+    #expect(found.count == 1)
+    #expect(found.first?["order"] as? [Int] == [1, 2, 3, 10, 5, 11, 4, 8, 9, 6, 7, 12])
+    let text = try CLI.run(["recover", "collect", directory.path])
+    #expect(
+      text.stdout.contains(
+        "the words in order are the written words 1 2 3 10 5 11 4 8 9 6 7 12\n"
+          + "matched swarm.address\n"), "\(text.stdout)")
+    for word in ["scheme", "spot", "photo", "mountain"] {
+      #expect(!text.stdout.contains(word) && !json.stdout.contains(word))
+    }
+  }
+
   @Test func countedWithoutATarget() throws {
     let run = try recover(
       ["--order-lost", "--keep-positions", "1,2,3,5,8,9,12"],
