@@ -1,7 +1,8 @@
 // `recover --order-lost` against the damage search in the same run (issue 37): both on one key
 // (--peer-id), 2 threads, the same binary, each about 30,000 checksum-valid candidates, no match.
 // The goal is a rate of at least 0.95× the damage search's: walking the orders must not starve
-// the seed kernel.
+// the seed kernel. The two alternate three times and each keeps its best run, so that load from
+// other processes on a shared machine disturbs the ratio less.
 import CryptoPrimitives
 import Foundation
 import VaultKeys
@@ -38,7 +39,7 @@ struct RecoverOrderLostReport: Encodable {
     ),
   ]
   var result = RecoverOrderLostReport()
-  for (label, phrase, options) in searches {
+  for (label, phrase, options) in Array(repeating: searches, count: 3).joined() {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("freedom-keys-bench-order-\(getpid())").path
     _ = FileManager.default.createFile(
@@ -72,8 +73,11 @@ struct RecoverOrderLostReport: Encodable {
         "\(name), \(label): \(Int(checked)) checked in \(seconds) s, \(Int(checked / seconds))/s\n"
           .utf8))
   }
-  if result.runs.count == 2 {
-    result.orderOverDamage = result.runs[1].rate / result.runs[0].rate
+  let best = searches.map { search in
+    result.runs.filter { $0.search == search.0 }.map(\.rate).max() ?? 0
+  }
+  if best.allSatisfy({ $0 > 0 }) {
+    result.orderOverDamage = best[1] / best[0]
     FileHandle.standardError.write(
       Data(
         (name
