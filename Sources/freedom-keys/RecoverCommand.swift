@@ -16,7 +16,7 @@ struct RecoverCommand: Command {
   static let orderLost = Option.flag(
     "order-lost", help: "Every word is right, their order is not.")
   static let keepPositions = Option.value(
-    "keep-positions", "list", help: "--order-lost keeps these words in place (1,5,9).")
+    "keep-positions", "list", help: "With --order-lost: words in place (1,5,9).")
   static let damageFile = Option.value(
     "damage-file", "path", help: "Or read the phrase one position a line.")
   static let passphraseCandidates = Option.value(

@@ -80,9 +80,20 @@ final class RecoverReport {
       command.passphraseMayExplain
       ? "; a BIP-39 passphrase could explain it: give --passphrase-file (or "
         + "--passphrase-candidates FILE)" : ""
-    return .notFound(
-      reason + "; widen the search (--typos, --swaps, --missing, --extra, more ? words) or "
-        + "check the targets" + accounts + passphrase)
+    // The order-lost search is widened by keeping fewer words in place, or by another model.
+    let widen: String
+    if let order = result.phase.recovery.search.order {
+      widen =
+        order.allOrdersCount == nil
+        ? "not every order could be counted: give --keep-positions for the words sure to be "
+          + "in place, so that every order of the others is searched,"
+        : order.keptPositions.isEmpty
+          ? "a word may be wrong as well as moved: search without --order-lost,"
+          : "keep fewer positions in place (--keep-positions),"
+    } else {
+      widen = "widen the search (--typos, --swaps, --missing, --extra, more ? words)"
+    }
+    return .notFound(reason + "; " + widen + " or check the targets" + accounts + passphrase)
   }
 
   /// Writes and prints what the session found, or throws the line that says why not; a

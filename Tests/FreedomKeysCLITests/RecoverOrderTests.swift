@@ -75,6 +75,16 @@ struct RecoverOrderTests {
     }
   }
 
+  @Test func exhaustedSaysHowToWiden() throws {
+    let other = try RecoverDamageTests.swarm(RecoverTests.truth)
+    let run = try recover(
+      ["--order-lost", "--keep-positions", "1,2,3,5,8,9,12", "--address", other],
+      stdin: Self.shuffled.joined(separator: " ") + "\n")
+    #expect(run.status == 4, "\(run.stderr)")
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("keep fewer positions in place (--keep-positions), or check"))
+  }
+
   @Test func countedWithoutATarget() throws {
     let run = try recover(
       ["--order-lost", "--keep-positions", "1,2,3,5,8,9,12"],
