@@ -123,6 +123,36 @@ struct PhraseOrderTests {
     #expect(from.map { written[$0 - 1] } == Self.scheme)
   }
 
+  @Test func aSearchResumesFromItsCheckpoint() throws {
+    let written = Self.gridByColumns(Self.scheme)
+    let rank = try #require(try Self.structuredRank(written, truth: Self.scheme))
+    let phrase = try DamagedPhrase(phrase: SecureBytes(utf8: written.joined(separator: " ")))
+    let chunk: UInt64 = 8
+    let recovery = try PhraseRecovery(
+      search: RecoverySearch(phrase: phrase, orderLostKeeping: []),
+      targets: [.address(try F.profile(Self.scheme, .english).swarm.address, of: .swarm)],
+      configuration: .init(threads: 2, chunkSize: chunk))
+    let structured = try #require(recovery.search.order?.structuredCount)
+    /// A checkpoint with the chunks below `done` searched.
+    func checkpoint(_ done: Int) -> RecoveryProgress {
+      var progress = RecoveryProgress(
+        searchHash: recovery.searchHash, shard: (1, 1), shape: recovery.shapeHash)
+      progress.doneBelow = done
+      progress.candidates = UInt64(done) * chunk
+      return progress
+    }
+    // The chunks before the match's are done: the search goes on from there and finds it.
+    let resumed = try recovery.run(resumingFrom: checkpoint(rank / Int(chunk)), tick: 0.05) {
+      $0.candidates < structured
+    }
+    #expect(try F.words(of: resumed.found) == Self.scheme)
+    // Its chunk done too: the rest of the likely orders hold no match.
+    let past = try recovery.run(resumingFrom: checkpoint(rank / Int(chunk) + 1), tick: 0.05) {
+      $0.candidates < structured
+    }
+    #expect(past.found == nil)
+  }
+
   @Test func cardsSwappedAndOneWordMovedIsFound() throws {
     var written = Array(Self.beyond[12...] + Self.beyond[..<12])
     written.insert(written.remove(at: 3), at: 17)
