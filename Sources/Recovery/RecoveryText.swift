@@ -141,20 +141,23 @@ package enum RecoveryText {
     return line
   }
 
-  /// What an order-lost search tries: "in any order (12,345 likely orders first, then all
-  /// 479,001,600 orders of 12 positions, the ? word's 2048 choices each)".
+  /// What an order-lost search tries: "in any order (14,739 likely orders first, then all
+  /// 479,001,600 orders of the 12 free positions)", with ", 7 kept in place" and ", each with
+  /// the ? word's 2048 choices"; "(293,698 likely orders only: every order of 24 positions is
+  /// more than can be counted, keep some in place)".
   package static func orders(_ order: PhraseOrder) -> String {
     let free = order.wordCount - order.keptPositions.count
     let kept = order.keptPositions.isEmpty ? "" : ", \(order.keptPositions.count) kept in place"
+    let likely = "\(grouped(order.structuredCount)) likely orders"
     let all =
       order.allOrdersCount.map {
-        "then all \(grouped($0)) orders of the \(free) free positions"
-      } ?? "not all orders of \(free) positions: more than can be counted, keep some in place"
+        "\(likely) first, then all \(grouped($0)) orders of the \(free) free positions"
+      }
+      ?? "\(likely) only: every order of \(free) positions is more than can be counted, keep "
+      + "some in place"
     let unknown =
       order.unknownChoices > 1 ? ", each with the ? word's \(order.unknownChoices) choices" : ""
-    return
-      "in any order (\(grouped(order.structuredCount)) likely orders first, \(all)\(kept)"
-      + "\(unknown))"
+    return "in any order (\(all)\(kept)\(unknown))"
   }
 
   /// "41.2% (1,728,000 of 4,194,304 candidates) · 2,900/s · ETA 12 min".
