@@ -85,13 +85,8 @@ struct PasswordTokenEnumerationTests {
   static func made(_ tokens: PasswordTokens) -> [([PasswordTokens.Choice], String)] {
     var made: [([PasswordTokens.Choice], String)] = []
     // Test tokens only: no secret is held here.
-    var buffer = [UInt8](repeating: 0, count: tokens.maximumByteCount)
-    tokens.forEachPassword { choices, ranges in
-      let text = buffer.withUnsafeMutableBytes { target in
-        let end = tokens.write(ranges, into: target, at: 0)
-        return String(decoding: UnsafeRawBufferPointer(rebasing: target[0..<end]), as: UTF8.self)
-      }
-      made.append((choices, text))
+    tokens.forEachPassword { choices, password in
+      made.append((choices, password.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }))
       return true
     }
     return made
