@@ -48,7 +48,7 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
       "the password candidates are not valid UTF-8 text"
     case .tooManyPasswords(let count):
       "the passwords to try would be more than \(RecoveryText.grouped(count)), more than can "
-        + "be held: \(remedy: .fewerPasswords)"
+        + "be held or numbered: \(remedy: .fewerPasswords)"
     case .invalidTokenLine(let line):
       "line \(line) of the token list holds a token that is only an anchor (^ or $) or a + "
         + "with no token: write the tokens of a line separated by spaces"
