@@ -88,8 +88,6 @@ package struct PasswordTokens: Sendable {
     let placement: Placement
     /// The texts its wildcards make (1 without any; saturated at `Int.max`).
     let weight: Int
-    /// The most bytes it makes.
-    let maximumByteCount: Int
   }
 
   /// One line of alternatives.
@@ -211,20 +209,14 @@ package struct PasswordTokens: Sendable {
       for token in line.tokens {
         var pieces: [Piece] = []
         var weight = 1
-        var bytes = 0
         for piece in token.pieces {
           switch piece {
           case .literal(let range):
             pieces.append(.literal(range))
-            bytes += range.count
           case .wildcard(_, let minimum, let maximum):
             var end = setStart
-            var widest = 0
             file.withUnsafeBytes { raw in
-              sets[setIndex].spec.forEachMember(raw) { scalar in
-                end += 1
-                widest = max(widest, Self.utf8Width(scalar))
-              }
+              sets[setIndex].spec.forEachMember(raw) { _ in end += 1 }
             }
             let size = end - setStart
             var count = 0
@@ -236,14 +228,11 @@ package struct PasswordTokens: Sendable {
                 Wildcard(
                   members: setStart..<end, minimum: minimum, maximum: maximum, count: count)))
             weight = Self.multiply(weight, count)
-            bytes += maximum * widest
             setStart = end
             setIndex += 1
           }
         }
-        tokens.append(
-          Token(
-            pieces: pieces, placement: token.placement, weight: weight, maximumByteCount: bytes))
+        tokens.append(Token(pieces: pieces, placement: token.placement, weight: weight))
       }
       lines.append(Line(number: line.number, required: line.required, tokens: tokens))
     }
@@ -270,14 +259,6 @@ package struct PasswordTokens: Sendable {
 
   /// The token file as read: what defines the numbering, for a search's hash.
   var fileBytes: SecureBytes { file }
-
-  /// The most bytes a password made of these tokens has.
-  var maximumByteCount: Int {
-    lines.reduce(0) { $0 + ($1.tokens.map(\.maximumByteCount).max() ?? 0) }
-  }
-
-  /// The number of passwords when at most `limit`, else nil.
-  func count(limit: Int) -> Int? { count <= limit ? count : nil }
 
   /// Calls `body` with each password in order and the tokens that made it; `false` stops.
   func forEachPassword(_ body: ([Choice], SecureBytes) -> Bool) {
