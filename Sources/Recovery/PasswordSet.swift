@@ -317,9 +317,10 @@ package struct PasswordSet: Sendable {
     guard !made.isEmpty else { return range.map(password) }
     // The tokens' one after the other: the next is mostly the wildcards' next characters.
     var cursor = PasswordTokens.Cursor(tokens, at: made.lowerBound - madeFirst)
-    return (range.lowerBound..<made.lowerBound).map(password)
-      + made.map { _ in cursor.next()!.1 }
-      + (made.upperBound..<range.upperBound).map(password)
+    var batch = (range.lowerBound..<made.lowerBound).map(password)
+    batch.reserveCapacity(range.count)
+    for _ in made { batch.append(cursor.next()!.1) }
+    return batch + (made.upperBound..<range.upperBound).map(password)
   }
 
   /// How password `index` is told apart without quoting it.

@@ -113,6 +113,8 @@ package struct PasswordTokens: Sendable {
   /// walks (`Key` → passwords the rest of the lines complete).
   private let sizeCounts: [Int]
   private let completions: [Key: Int]
+  /// `kinds(of:size:)` of each line, by size then line, made once.
+  private let lineKinds: [[[(Kind, Int)]]]
 
   /// The number of passwords (duplicates possible).
   package let count: Int
@@ -254,6 +256,10 @@ package struct PasswordTokens: Sendable {
     guard total < Int.max else { throw .tooManyPasswords(UInt64(Int.max)) }
     self.sizeCounts = sizeCounts
     self.completions = completions
+    // Size 0 is no password: no line takes a place in it.
+    lineKinds = (0...lines.count).map { size in
+      size == 0 ? [] : lines.map { Self.kinds(of: $0, size: size) }
+    }
     count = total
   }
 
@@ -288,15 +294,11 @@ package struct PasswordTokens: Sendable {
 
     mutating func next() -> ([Choice], SecureBytes)? {
       guard index < tokens.count else { return nil }
-      if var current = made, current.advance() {
-        made = current
-      } else {
-        made = tokens.decode(index)
-      }
+      // Advanced in place: a copy would copy its arrays for each password.
+      if made == nil || !made!.advance() { made = tokens.decode(index) }
       index += 1
       // Just set.
-      let current = made!
-      return (current.choices, tokens.write(current))
+      return (made!.choices, tokens.write(made!))
     }
   }
 
@@ -318,21 +320,12 @@ package struct PasswordTokens: Sendable {
       while position >= 0 {
         let wildcard = wildcards[position].wildcard
         let size = wildcard.members.count
-        var digits = wildcards[position].digits
-        var carried = true
-        var place = digits.count - 1
-        while place >= 0, carried {
-          digits[place] += 1
-          if digits[place] == size {
-            digits[place] = 0
-            place -= 1
-          } else {
-            carried = false
-          }
-        }
-        if !carried {
-          wildcards[position].digits = digits
-          return true
+        var place = wildcards[position].digits.count - 1
+        while place >= 0 {
+          wildcards[position].digits[place] += 1
+          if wildcards[position].digits[place] < size { return true }
+          wildcards[position].digits[place] = 0
+          place -= 1
         }
         if wildcards[position].length < wildcard.maximum {
           wildcards[position].length += 1
@@ -364,7 +357,7 @@ package struct PasswordTokens: Sendable {
       var next: [State: Int] = [:]
       var take = 0
       for (state, number) in ways {
-        for (kind, weight) in Self.kinds(of: lines[line], size: size) {
+        for (kind, weight) in lineKinds[size][line] {
           guard let reached = state.adding(kind) else { continue }
           let ways = Self.multiply(number, weight)
           next[reached, default: 0] = Self.add(next[reached, default: 0], ways)
@@ -386,7 +379,7 @@ package struct PasswordTokens: Sendable {
       let key = PicksKey(position: position, state: state)
       if let known = picksMemo[key] { return known }
       var total = 0
-      for (kind, weight) in Self.kinds(of: lines[taken[position]], size: size) {
+      for (kind, weight) in lineKinds[size][taken[position]] {
         guard let reached = state.adding(kind) else { continue }
         total = Self.add(total, Self.multiply(weight, picks(position + 1, reached)))
       }
