@@ -1,8 +1,9 @@
 // `recover password` over a token list, its passwords numbered and made as the search takes
 // them (issue 37, item 2), against the same passwords held in memory as a candidates file, in
 // the same binary: the 1,000-iteration vault fixture, 100,000 passwords that do not open it
-// (every one tried, exit 4), the two runs alternated, each first in turn. `streamedVsHeld` is the held run's median
-// wall time over the streamed one's (≥ 0.98: the streamed search costs at most 2 % more).
+// (every one tried, exit 4), the two runs alternated, each first in turn. `streamedVsHeld` is
+// the held run's median wall time over the streamed one's (≥ 0.98: the streamed search costs at
+// most 2 % more).
 
 import Foundation
 
