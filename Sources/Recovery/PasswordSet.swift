@@ -1,12 +1,14 @@
 import CryptoPrimitives
 import VaultKeys
 
-/// The passwords a password search tries, in order and each once: the one remembered, then
-/// those within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
+/// The passwords a password search tries, numbered in order: the one remembered, then those
+/// within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
 /// neighbouring key, an exchange, a symbol added; cheapest first, level by level; when asked,
 /// the passwords one generic edit away come after the first level), then those a token list
-/// makes, then the lines of a candidates file. The bytes are exactly what an app
-/// hashes: UTF-8 as given, never normalised. All of them live in one wiped buffer.
+/// makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8
+/// as given, never normalised. The typos' and the lines' are held in one wiped buffer, each
+/// once; the token list's are made from their number as the search takes them (never held,
+/// not compared: one may come twice, `mayRepeat`).
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
   package enum Origin: Sendable, Equatable {
@@ -68,8 +70,9 @@ package struct PasswordSet: Sendable {
   /// (with `oneEdit`, every password one generic edit from it after those one likely typo
   /// away), then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n"
   /// or "\r\n" ends a line, an empty line is the empty password, the last line ending adds
-  /// no line). How many there may be is bounded before any is made; duplicates are dropped
-  /// where they come again, so `count` is exact.
+  /// no line). How many there may be is bounded before any is made (the token list's counted
+  /// exactly); duplicates among the typos' and the lines' are dropped where they come again,
+  /// so `count` is exact (the token list's may repeat).
   package init(
     remembered: SecureBytes?, typos: Int = 0, oneEdit: Bool = false,
     model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
