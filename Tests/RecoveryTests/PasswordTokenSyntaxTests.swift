@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import Testing
+import VaultKeys
 
 @testable import Recovery
 
@@ -216,5 +217,50 @@ struct PasswordTokenSyntaxTests {
     // 94^9 fits.
     #expect(
       (try? PasswordTokens(file: SecureBytes(utf8: "%9p\n")))?.count == 572_994_802_228_616_704)
+  }
+
+  /// A checkpoint kept in memory.
+  final class Kept: PasswordCheckpointStore {
+    var checkpoint: PasswordCheckpoint?
+    init(_ checkpoint: PasswordCheckpoint?) { self.checkpoint = checkpoint }
+    func load() throws -> PasswordCheckpoint? { checkpoint }
+    func save(_ checkpoint: PasswordCheckpoint) throws { self.checkpoint = checkpoint }
+  }
+
+  /// A token search's checkpoint is a number: resumed below the match it finds it, numbered as
+  /// before; resumed past it, the passwords below are not tried again (nothing is found). Two
+  /// lists of the same count are other searches.
+  @Test func aTokenSearchResumesFromANumber() throws {
+    let json = try DesktopVault.encrypt(
+      mnemonic: SecureBytes(
+        utf8: "legal winner thank year wave sausage worth useful legal winner thank yellow"),
+      password: SecureBytes(utf8: "Correct horse battery stapl"), iterations: 1_000)
+    let target = PasswordTarget.vault(try DesktopVault(json: json))
+    func session(_ list: String) throws -> PasswordSession {
+      let tokens = try PasswordTokens(file: SecureBytes(utf8: list))
+      let set = try PasswordSet(remembered: nil, tokens: tokens)
+      return try PasswordSession(
+        PasswordSearch(target: target, passwords: set, threads: 2), automatic: false,
+        hashed: true)
+    }
+    let list = "+ Correct%shorse%sbattery%sstap%[a-z]\n"
+    let search = try session(list)
+    let hash = try search.search.searchHash()
+    #expect(try session(list).search.searchHash() == hash)
+    #expect(try session("+ Correct%shorse%sbattery%sstap%[b-z!]\n").search.searchHash() != hash)
+    var resumed: [Int] = []
+    let below = try search.run(
+      checkpoint: Kept(PasswordCheckpoint(search: hash, doneBelow: 5)),
+      onEvent: { event in
+        if case .resuming(let tried) = event { resumed.append(tried) }
+      })
+    #expect(resumed == [5])
+    // "…stapl": l is letter 12.
+    #expect(below.outcome.found?.index == 11)
+    #expect(search.search.passwords.origin(11) == .tokens([.init(line: 1, token: 1)]))
+    let past = try search.run(checkpoint: Kept(PasswordCheckpoint(search: hash, doneBelow: 12)))
+    #expect(past.outcome.found == nil)
+    #expect(past.outcome.isComplete)
+    #expect(past.searched == 14)
   }
 }
