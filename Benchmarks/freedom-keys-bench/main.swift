@@ -52,6 +52,8 @@ struct Report: Encodable {
   var wholeProcess: WholeProcessResult?
   /// `recover`'s peak RSS against the parts of its search (RecoverMemory.swift).
   var recoverMemory: [RecoverMemoryPoint]?
+  /// `recover password` over a token list (streamed) against a candidates file (held).
+  var passwordStreaming: PasswordStreamingReport?
 }
 
 let filter = CommandLine.arguments.dropFirst().first
@@ -313,6 +315,7 @@ if filter.map({ "whole process".contains($0) }) ?? true {
 if filter.map({ "recover memory: peak RSS against the parts".contains($0) }) ?? true {
   report.recoverMemory = measureRecoverMemory()
 }
+report.passwordStreaming = measurePasswordStreaming()
 report.peakRSSKiB = peakRSSKiB()
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -20,14 +20,19 @@ package struct PassphraseSet: Sendable {
     case candidates
     /// The passphrases within `edits` edits of a remembered one; the first is the remembered.
     case typos(edits: Int)
+    /// The passphrases a token list makes (`PasswordTokens`, btcrecover's syntax).
+    case tokens
   }
 
   /// The NFKD passphrases, one after the other.
   private let bytes: SecureBytes
   /// Passphrase i is `bytes[offsets[i]..<offsets[i + 1]]`.
   private let offsets: [Int]
-  /// For `.candidates`: the 1-based line of each passphrase.
+  /// For `.candidates`: the 1-based line of each passphrase; for `.tokens`: the number of each
+  /// in the token list's numbering.
   private let lines: [Int]
+  /// For `.tokens`: the list, to say which tokens made a passphrase.
+  private let tokens: PasswordTokens?
   /// For `.typos`: how each string made was made (the remembered one first), and which of them
   /// passphrase i is — the typos that made a passphrase, without its text.
   private let steps: [Step]
@@ -50,6 +55,7 @@ package struct PassphraseSet: Sendable {
     bytes = Mnemonic.compatibilityDecomposed(passphrase)
     offsets = [0, bytes.count]
     lines = []
+    tokens = nil
     steps = []
     made = []
     source = .single
@@ -95,9 +101,53 @@ package struct PassphraseSet: Sendable {
     self.bytes = bytes
     self.offsets = offsets
     lines = kept.map { $0 + 1 }
+    tokens = nil
     steps = []
     made = []
     source = .candidates
+  }
+
+  /// The passphrases a token list makes (btcrecover's syntax, `PasswordTokens`), in its order,
+  /// compared after NFKD: one that repeats an earlier one is dropped, so the count is exact.
+  /// They are held, as the other sets are: more than `maximumCount` are refused.
+  package init(tokens: PasswordTokens) throws(RecoveryError) {
+    guard tokens.count <= Self.maximumCount else {
+      throw .tooManyPassphrases(UInt64(tokens.count))
+    }
+    // Made twice, one at a time: to count their bytes, then into one wiped buffer.
+    func forEachDecomposed(_ body: (SecureBytes) -> Void) {
+      tokens.forEachPassword { _, password in
+        let ascii = password.withUnsafeBytes { !$0.contains { $0 >= 0x80 } }
+        // Valid UTF-8: made of a UTF-8 file's bytes and whole characters.
+        body(ascii ? password : password.withUnsafeBytes { NFKD.normalize(utf8: $0) }!)
+        return true
+      }
+    }
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(tokens.count)
+    var end = 0
+    forEachDecomposed { passphrase in
+      ranges.append(end..<(end + passphrase.count))
+      end += passphrase.count
+    }
+    guard end <= Self.maximumByteCount else { throw .tooManyPassphrases(UInt64(tokens.count)) }
+    let arena = SecureBytes(count: end) { target in
+      var index = 0
+      forEachDecomposed { passphrase in
+        passphrase.withUnsafeBytes {
+          UnsafeMutableRawBufferPointer(rebasing: target[ranges[index]]).copyMemory(from: $0)
+        }
+        index += 1
+      }
+    }
+    let (bytes, offsets, kept) = Self.distinct(arena, ranges)
+    self.bytes = bytes
+    self.offsets = offsets
+    lines = kept
+    self.tokens = tokens
+    steps = []
+    made = []
+    source = .tokens
   }
 
   /// The passphrases within `edits` typos of `remembered` (NFKD), likeliest first: the
@@ -236,6 +286,7 @@ package struct PassphraseSet: Sendable {
     self.bytes = bytes
     self.offsets = offsets
     lines = []
+    tokens = nil
     self.steps = steps
     made = kept
     source = .typos(edits: edits)
@@ -264,6 +315,7 @@ package struct PassphraseSet: Sendable {
     switch source {
     case .single: .given
     case .candidates: .line(lines[index])
+    case .tokens: .tokens(tokens.map { $0.decode(lines[index]).choices } ?? [])
     case .typos:
       .edits(edits(madeBy: made[index]))
     }
@@ -390,6 +442,8 @@ package enum PassphraseOrigin: Sendable, Equatable {
   /// The typos that made it from the remembered passphrase, in the order made (none: it was
   /// right).
   case edits([PassphraseEdit])
+  /// Made of these tokens of the token list, in this order.
+  case tokens([PasswordTokens.Choice])
 }
 
 /// One typo of a passphrase, by 1-based character position in the passphrase as the typos

@@ -9,11 +9,14 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   case noPasswords
   /// The passwords or candidates given are not valid UTF-8 text.
   case invalidUTF8
-  /// The passwords to try would be more than can be held (about this many, before duplicates
-  /// are dropped).
+  /// The passwords to try would be more than can be held or numbered (about this many, before
+  /// duplicates are dropped).
   case tooManyPasswords(UInt64)
   /// A line of a token list holds a token that is only an anchor (`^`, `$`), or a `+` alone.
   case invalidTokenLine(Int)
+  /// A line of a token list holds a wildcard or anchor that is not read (or a count or range
+  /// out of bounds): its number.
+  case unsupportedToken(Int)
   /// A token list has more lines than `PasswordTokens.maximumLines`.
   case tooManyTokenLines(Int)
   /// A checkpoint is not one a password search wrote (edited, damaged, another file).
@@ -45,10 +48,14 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
       "the password candidates are not valid UTF-8 text"
     case .tooManyPasswords(let count):
       "the passwords to try would be more than \(RecoveryText.grouped(count)), more than can "
-        + "be held: \(remedy: .fewerPasswords)"
+        + "be held or numbered: \(remedy: .fewerPasswords)"
     case .invalidTokenLine(let line):
       "line \(line) of the token list holds a token that is only an anchor (^ or $) or a + "
         + "with no token: write the tokens of a line separated by spaces"
+    case .unsupportedToken(let line):
+      "line \(line) of the token list holds a wildcard or anchor that cannot be read (or a "
+        + "count out of bounds): write it with the wildcards and anchors the recovery manual "
+        + "lists"
     case .tooManyTokenLines(let count):
       "the token list has \(count) lines of tokens; at most \(PasswordTokens.maximumLines) "
         + "can be searched: merge or drop some"

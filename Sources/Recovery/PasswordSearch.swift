@@ -69,7 +69,7 @@ package final class PasswordSearch: Sendable {
     var header = Array("freedom-keys password set 1\0".utf8)
     withUnsafeBytes(of: UInt64(passwords.count).littleEndian) { header += $0 }
     // One buffer: adding the passwords one at a time copies the whole again each time.
-    let whole = passwords.lengthPrefixed(after: header)
+    let whole = passwords.hashInput(after: header)
     let key = try target.deriveKey(whole.withUnsafeBytes { SecureBytes(SHA256.hash($0)) })
     let message =
       SecureBytes(Array("freedom-keys password search 1\0".utf8) + target.publicBytes + header)

@@ -1,12 +1,14 @@
 import CryptoPrimitives
 import VaultKeys
 
-/// The passwords a password search tries, in order and each once: the one remembered, then
-/// those within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
+/// The passwords a password search tries, numbered in order: the one remembered, then those
+/// within K likely typos of it (`TypoModel`: caps lock, shift, a dropped, doubled or
 /// neighbouring key, an exchange, a symbol added; cheapest first, level by level; when asked,
 /// the passwords one generic edit away come after the first level), then those a token list
-/// makes, then the lines of a candidates file. The bytes are exactly what an app
-/// hashes: UTF-8 as given, never normalised. All of them live in one wiped buffer.
+/// makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8
+/// as given, never normalised. The typos' and the lines' are held in one wiped buffer, each
+/// once; the token list's are made from their number as the search takes them (never held,
+/// not compared: one may come twice, `mayRepeat`).
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
   package enum Origin: Sendable, Equatable {
@@ -44,9 +46,11 @@ package struct PasswordSet: Sendable {
   /// it is.
   private let levelEnds: [Int]
   private let levelKinds: [Level]
-  /// The token list, whose passwords were made after the typos (`tokenStrings` of them).
+  /// The token list, whose `tokenCount` passwords come after the typos' `madeFirst` and
+  /// before the lines': numbered, made as the search takes them, never held together.
   private let tokens: PasswordTokens?
-  private let tokenStrings: Int
+  private let tokenCount: Int
+  private let madeFirst: Int
   /// For the strings made from lines (after the tokens'): the 1-based line.
   private let lines: [Int]
 
@@ -56,14 +60,19 @@ package struct PasswordSet: Sendable {
   static let maximumByteCount = PassphraseSet.maximumByteCount
 
   /// The number of passwords.
-  package var count: Int { offsets.count - 1 }
+  package var count: Int { offsets.count - 1 + tokenCount }
+
+  /// Whether the same password may come more than once: a token list's passwords are
+  /// numbered, not compared (the others are, and each is kept where it first comes).
+  package var mayRepeat: Bool { tokens != nil }
 
   /// The remembered password (if any) and every password within `typos` likely typos of it
   /// (with `oneEdit`, every password one generic edit from it after those one likely typo
   /// away), then every password `tokens` makes, then each line of `candidates` (UTF-8; "\n"
   /// or "\r\n" ends a line, an empty line is the empty password, the last line ending adds
-  /// no line). How many there may be is bounded before any is made; duplicates are dropped
-  /// where they come again, so `count` is exact.
+  /// no line). How many there may be is bounded before any is made (the token list's counted
+  /// exactly); duplicates among the typos' and the lines' are dropped where they come again,
+  /// so `count` is exact (the token list's may repeat).
   package init(
     remembered: SecureBytes?, typos: Int = 0, oneEdit: Bool = false,
     model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
@@ -106,16 +115,6 @@ package struct PasswordSet: Sendable {
     // Count first: the strings the typos make and their bytes, before any is made.
     var raw = (remembered == nil ? 0 : 1) + lineRanges.count
     var byteBound = (remembered?.count ?? 0) + (candidates?.count ?? 0)
-    var tokenStrings = 0
-    if let tokens {
-      guard let count = tokens.count(limit: Self.maximumCount - raw) else {
-        throw .tooManyPasswords(UInt64(Self.maximumCount) + 1)
-      }
-      tokenStrings = count
-      raw += count
-      byteBound += count * tokens.maximumByteCount
-      guard byteBound <= Self.maximumByteCount else { throw .tooManyPasswords(UInt64(raw)) }
-    }
     guard raw <= Self.maximumCount else { throw .tooManyPasswords(UInt64(raw)) }
     if let remembered, typos > 0 || oneEdit {
       let width = remembered.withUnsafeBytes { raw in
@@ -219,14 +218,6 @@ package struct PasswordSet: Sendable {
           }
         }
       }
-      tokens.map { tokens in
-        tokens.forEachPassword { _, pieces in
-          let begin = cursor
-          cursor = tokens.write(pieces, into: target, at: cursor)
-          ranges.append(begin..<cursor)
-          return true
-        }
-      }
       candidates?.withUnsafeBytes { file in
         for line in lineRanges {
           let slot = UnsafeMutableRawBufferPointer(
@@ -245,7 +236,10 @@ package struct PasswordSet: Sendable {
     self.levelEnds = levelEnds
     self.levelKinds = levelKinds
     self.tokens = tokens
-    self.tokenStrings = tokenStrings
+    tokenCount = tokens?.count ?? 0
+    // The strings made from the remembered password come first among those kept.
+    madeFirst = kept.firstIndex { $0 >= steps.count } ?? kept.count
+    guard Int.max - tokenCount > offsets.count else { throw .tooManyPasswords(UInt64(Int.max)) }
     lines = lineRanges.indices.map { $0 + 1 }
   }
 
@@ -274,13 +268,33 @@ package struct PasswordSet: Sendable {
 
   /// Password `index`, in a new wiped buffer.
   package func password(_ index: Int) -> SecureBytes {
+    if let tokens, index >= madeFirst {
+      if index < madeFirst + tokenCount { return tokens.password(at: index - madeFirst).1 }
+      return held(index - tokenCount)
+    }
+    return held(index)
+  }
+
+  /// Held password `index` (the typos' and the lines', without the tokens').
+  private func held(_ index: Int) -> SecureBytes {
     bytes[offsets[index]..<offsets[index + 1]]
   }
 
-  /// `prefix`, then each password as its byte count (8 bytes, little-endian) and its bytes, in
-  /// one wiped buffer: what a search's hash takes.
-  func lengthPrefixed(after prefix: [UInt8]) -> SecureBytes {
-    SecureBytes(count: prefix.count + 8 * count + offsets[count]) { target in
+  /// What a search's hash takes, in one wiped buffer: `prefix`, then each password held as its
+  /// byte count (8 bytes, little-endian) and its bytes; with a token list, then where its
+  /// passwords begin and the list itself (the numbering is the list's).
+  func hashInput(after prefix: [UInt8]) -> SecureBytes {
+    let held = lengthPrefixed(after: prefix)
+    guard let tokens else { return held }
+    var marker = Array("tokens\0".utf8)
+    withUnsafeBytes(of: UInt64(madeFirst).littleEndian) { marker += $0 }
+    return held + SecureBytes(marker) + tokens.fileBytes
+  }
+
+  /// `prefix`, then each password held as its byte count and its bytes.
+  private func lengthPrefixed(after prefix: [UInt8]) -> SecureBytes {
+    let count = offsets.count - 1
+    return SecureBytes(count: prefix.count + 8 * count + offsets[count]) { target in
       target.copyBytes(from: prefix)
       var cursor = prefix.count
       bytes.withUnsafeBytes { source in
@@ -301,29 +315,26 @@ package struct PasswordSet: Sendable {
 
   /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search.
   package func passwords(_ range: Range<Int>) -> [SecureBytes] {
-    range.map(password)
+    guard let tokens else { return range.map(held) }
+    let made = range.clamped(to: madeFirst..<(madeFirst + tokenCount))
+    guard !made.isEmpty else { return range.map(password) }
+    // The tokens' one after the other: the next is mostly the wildcards' next characters.
+    var cursor = PasswordTokens.Cursor(tokens, at: made.lowerBound - madeFirst)
+    var batch = (range.lowerBound..<made.lowerBound).map(password)
+    batch.reserveCapacity(range.count)
+    for _ in made { batch.append(cursor.next()!.1) }
+    return batch + (made.upperBound..<range.upperBound).map(password)
   }
 
   /// How password `index` is told apart without quoting it.
   package func origin(_ index: Int) -> Origin {
+    var index = index
+    if let tokens, index >= madeFirst {
+      if index < madeFirst + tokenCount { return .tokens(tokens.decode(index - madeFirst).choices) }
+      index -= tokenCount
+    }
     let string = made[index]
-    if string >= steps.count + tokenStrings {
-      return .line(lines[string - steps.count - tokenStrings])
-    }
-    if string >= steps.count, let tokens {
-      // Made again up to it, in the same order: the choices are not kept per password.
-      var skip = string - steps.count
-      var choices: [PasswordTokens.Choice] = []
-      tokens.forEachPassword { chosen, _ in
-        guard skip == 0 else {
-          skip -= 1
-          return true
-        }
-        choices = chosen
-        return false
-      }
-      return .tokens(choices)
-    }
+    if string >= steps.count { return .line(lines[string - steps.count]) }
     guard string != 0 else { return .remembered }
     var edits: [PassphraseEdit] = []
     var current = string

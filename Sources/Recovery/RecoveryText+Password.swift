@@ -19,8 +19,10 @@ extension RecoveryText {
         "\(grouped(UInt64($0.candidates))) of \(grouped(count)) passwords (shard \($0.index)/"
           + "\($0.count))"
       } ?? Self.count(search.candidateCount, "password")
+    // A token list's passwords are numbered, not compared: one may come twice.
+    let repeats = search.passwords.mayRepeat ? " (duplicates possible)" : ""
     return
-      "engine: \(engine)\n\(memoryLimit(search) ?? "")searching \(what) against \(file) "
+      "engine: \(engine)\n\(memoryLimit(search) ?? "")searching \(what)\(repeats) against \(file) "
       + "(\(search.target.kdfDescription)) on \(Self.count(search.threads, "thread"))\n"
   }
 

@@ -212,6 +212,8 @@ package enum RecoveryText {
     switch found.passphraseOrigin {
     case .given: break
     case .line(let line): lines.append("the passphrase is passphrase candidate line \(line)")
+    case .tokens(let choices):
+      lines.append("the passphrase is made of \(tokens(choices)) of the passphrase token list")
     case .edits(let edits) where edits.isEmpty:
       lines.append("the passphrase is the one remembered")
     case .edits(let edits):
@@ -219,6 +221,11 @@ package enum RecoveryText {
     }
     lines.append("matched \(found.matched ?? "")")
     return lines
+  }
+
+  /// "tokens line 1 token 2, then line 3 token 1".
+  static func tokens(_ choices: [PasswordTokens.Choice]) -> String {
+    "tokens " + choices.map { "line \($0.line) token \($0.token)" }.joined(separator: ", then ")
   }
 
   /// "character 3 replaced, a character inserted before character 5".
@@ -239,10 +246,7 @@ package enum RecoveryText {
     case .typos(let edits):
       lines.append("the password is the one remembered with " + describe(edits))
     case .tokens(let choices):
-      lines.append(
-        "the password is made of tokens "
-          + choices.map { "line \($0.line) token \($0.token)" }.joined(separator: ", then ")
-          + " of the token list")
+      lines.append("the password is made of \(tokens(choices)) of the token list")
     case .line(let line): lines.append("the password is password candidate line \(line)")
     }
     switch opened {

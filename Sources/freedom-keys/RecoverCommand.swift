@@ -21,6 +21,8 @@ struct RecoverCommand: Command {
     "damage-file", "path", help: "Or read the phrase one position a line.")
   static let passphraseCandidates = Option.value(
     "passphrase-candidates", "path", help: "Try each line of <path> as the passphrase.")
+  static let passphraseTokens = Option.value(
+    "passphrase-tokens", "path", help: "Try the passphrases <path>'s tokens make.")
   static let passphraseTypos = Option.value(
     "passphrase-typos", "k", help: "The passphrase file's may have K edits (1-3).")
   static let address = Option.value(
@@ -67,8 +69,10 @@ struct RecoverCommand: Command {
         --shard) recover tries in turn the phrase as written, a swap, one wrong word,
         ... (automatic phases), saying each before it starts; --typos 0 searches the
         phrase as written only. --passphrase-candidates FILE tries each line as the
-        BIP-39 passphrase; --passphrase-typos K the passphrase file's within K typos,
-        the likely ones first (caps lock, a neighbouring key on --keyboard's layout…).
+        BIP-39 passphrase; --passphrase-tokens FILE the passphrases a token list
+        makes (btcrecover's syntax, as recover password --tokens reads it);
+        --passphrase-typos K the passphrase file's within K typos, the likely ones
+        first (caps lock, a neighbouring key on --keyboard's layout…).
         --max-hours H stops the run after H hours, as Ctrl-C does.
         Each candidate that passes the checksum is checked against the targets (at
         least one, else the checksum-valid candidates are only counted, and written
@@ -109,7 +113,7 @@ struct RecoverCommand: Command {
         """,
       options: [
         MnemonicOptions.mnemonicFile, damageFile, MnemonicOptions.passphraseFile,
-        passphraseCandidates, passphraseTypos, SearchRunOptions.keyboard.option,
+        passphraseCandidates, passphraseTokens, passphraseTypos, SearchRunOptions.keyboard.option,
         MnemonicOptions.language, missing, extra,
         swaps,
         typos, orderLost, keepPositions, SearchRunOptions.maxHours.option, address, accounts, path,
@@ -129,6 +133,8 @@ struct RecoverCommand: Command {
   /// `--damage-file`: the phrase one position a line, instead of `--mnemonic-file`.
   let damagePath: String?
   let candidatesPath: String?
+  /// `--passphrase-tokens`: a token list (btcrecover's syntax) of passphrases.
+  let passphraseTokensPath: String?
   let passphraseTypoCount: Int?
   /// `--keyboard`, `--shard`, `--threads`, `--max-hours`, `--progress-interval`, `--json`.
   let searchRun: SearchRunOptions
@@ -150,6 +156,7 @@ struct RecoverCommand: Command {
     damagePath = arguments.value(Self.damageFile)
     input = try MnemonicOptions(arguments, phraseReadElsewhere: damagePath != nil)
     candidatesPath = arguments.value(Self.passphraseCandidates)
+    passphraseTokensPath = arguments.value(Self.passphraseTokens)
     passphraseTypoCount = try arguments.integer(Self.passphraseTypos, in: 1...3)
     searchRun = try SearchRunOptions(arguments)
     if damagePath != nil, arguments.value(MnemonicOptions.mnemonicFile) != nil {
@@ -164,17 +171,25 @@ struct RecoverCommand: Command {
         "--passphrase-candidates and --passphrase-file cannot be combined: put the remembered "
           + "passphrase on a line of the candidates file")
     }
+    if passphraseTokensPath != nil, candidatesPath != nil || input.passphrasePath != nil {
+      throw arguments.usage(
+        "--passphrase-tokens cannot be combined with --passphrase-candidates or "
+          + "--passphrase-file: put the remembered passphrase in the token list")
+    }
     if passphraseTypoCount != nil, input.passphrasePath == nil {
       throw arguments.usage(
         "--passphrase-typos <k> needs --passphrase-file PATH: the passphrase as remembered")
     }
-    let standardInput = [damagePath, candidatesPath, input.passphrasePath, input.mnemonicPath]
-      .filter { $0 == "-" }
+    let standardInput = [
+      damagePath, candidatesPath, passphraseTokensPath, input.passphrasePath, input.mnemonicPath,
+    ]
+    .filter { $0 == "-" }
     if standardInput.count > 1 {
       throw arguments.usage("only one of the files given can be standard input ('-')")
     }
-    if damagePath == "" || candidatesPath == "" {
-      throw arguments.usage("--damage-file and --passphrase-candidates need a path")
+    if damagePath == "" || candidatesPath == "" || passphraseTokensPath == "" {
+      throw arguments.usage(
+        "--damage-file, --passphrase-candidates and --passphrase-tokens need a path")
     }
     let damageModels =
       [Self.missing, Self.extra, Self.typos].contains { arguments.value($0) != nil }
@@ -214,12 +229,10 @@ struct RecoverCommand: Command {
     if resumePath == "" || outputPath == "" {
       throw arguments.usage("--resume and --out need a path")
     }
-    if candidatesPath != nil || passphraseTypoCount != nil, givenTargets.isEmpty,
-      directories.isEmpty
-    {
+    if searchesPassphrases, givenTargets.isEmpty, directories.isEmpty {
       throw arguments.usage(
-        "--passphrase-candidates and --passphrase-typos need a target (--address, --bee-dir, …): "
-          + "without one only the words are counted")
+        "--passphrase-candidates, --passphrase-tokens and --passphrase-typos need a target "
+          + "(--address, --bee-dir, …): without one only the words are counted")
     }
   }
 
@@ -243,7 +256,9 @@ struct RecoverCommand: Command {
   }
 
   /// Whether several passphrases are tried (the matching one is written beside --out).
-  var searchesPassphrases: Bool { candidatesPath != nil || passphraseTypoCount != nil }
+  var searchesPassphrases: Bool {
+    candidatesPath != nil || passphraseTokensPath != nil || passphraseTypoCount != nil
+  }
 
   /// Whether the seed could be another passphrase's: none was given or searched.
   var passphraseMayExplain: Bool { input.passphrasePath == nil && !searchesPassphrases }
@@ -271,6 +286,18 @@ struct RecoverCommand: Command {
         SecretSource(role: "passphrase candidates", path: candidatesPath),
         limit: Self.candidatesByteLimit)
       return try PassphraseSet(candidates: file)
+    }
+    if let passphraseTokensPath {
+      let file = try SecretInput.read(
+        SecretSource(role: "passphrase tokens", path: passphraseTokensPath),
+        limit: Self.candidatesByteLimit)
+      let tokens: PasswordTokens
+      do {
+        tokens = try PasswordTokens(file: file)
+      } catch {
+        throw CLIError.failure(error.cliDescription)
+      }
+      return try PassphraseSet(tokens: tokens)
     }
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {

@@ -49,8 +49,11 @@ struct RecoverPasswordCommand: Command {
         layout, two keys exchanged, a digit or symbol added), then the passwords of
         --tokens (btcrecover's token list: a line holds alternatives, a password
         takes at most one token of each line, in any order; a line beginning with
-        "+ " is required; ^abc comes first, abc$ last; # begins a comment line), then
-        each line of --password-candidates. With --password-file alone, the password as
+        "+ " is required; ^abc comes first, abc$ last, ^3^abc third, ^2,4^abc second
+        to fourth; wildcards %d, %4d, %1,3d, %a, %A, %n, %s, %[!?#] and the others of
+        docs/recover.md; # begins a comment line: numbered and made as the search
+        takes them, any number up to 2^63, duplicates possible), then each line of
+        --password-candidates. With --password-file alone, the password as
         remembered, one likely typo, one edit (any character deleted, inserted or
         replaced, or two exchanged) and two likely typos are searched in turn
         (phases, each announced). Each candidate is tried as its UTF-8 bytes, never

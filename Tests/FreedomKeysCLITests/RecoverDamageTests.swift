@@ -224,6 +224,34 @@ struct RecoverDamageTests {
     #expect(mode == 0o600)
   }
 
+  /// btcrecover's token syntax for the passphrase: the tokens named, never the passphrase.
+  @Test func passphraseTokensNameTheTokensNeverThePassphrase() throws {
+    let directory = try TemporaryDirectory()
+    let tokens = try directory.file("tokens.txt", "%[Tt]REZOR\n%y$\n")
+    let address = try Self.swarm(Self.truth, passphrase: Self.passphrase)
+    let run = try recover(
+      ["--address", address, "--passphrase-tokens", tokens], stdin: RecoverTests.damaged)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout == """
+        word 3 is 'thank' (was 'th*')
+        the passphrase is made of tokens line 1 token 1 of the passphrase token list
+        matched swarm.address
+        give --out FILE to write the whole corrected phrase to a new file
+
+        """)
+    // T or t, 32 symbols alone, and T or t then a symbol: 98.
+    #expect(
+      run.stderr.contains(
+        "searching 1,470 candidates of 12 english words (15 phrases × 98 passphrases)"))
+    #expect(!run.stderr.contains("REZOR"))
+    let mixed = try recover(
+      ["--address", address, "--passphrase-tokens", tokens, "--passphrase-candidates", tokens],
+      stdin: RecoverTests.damaged)
+    #expect(mixed.status == 2)
+    #expect(mixed.stderr.contains("--passphrase-tokens cannot be combined"))
+  }
+
   @Test func shardsOfAPassphraseSearchAddUpInCollect() throws {
     let directory = try TemporaryDirectory()
     let candidates = try directory.file("candidates.txt", "one\ntwo\n\(Self.passphrase)\n")
@@ -308,7 +336,7 @@ struct RecoverDamageTests {
     ),
     (
       ["--passphrase-candidates", "/nonexistent/c.txt"],
-      "--passphrase-candidates and --passphrase-typos need a target"
+      "--passphrase-candidates, --passphrase-tokens and --passphrase-typos need a target"
     ),
     (
       ["--passphrase-candidates", "/nonexistent/c.txt", "--passphrase-file", "/nonexistent/p"],

@@ -209,4 +209,23 @@ struct PassphraseSetTests {
     #expect(TypoModel.otherCase(of: "\u{DF}") == nil)
     #expect(TypoModel.otherCase(of: "\u{149}") == nil)
   }
+
+  /// A token list's passphrases: NFKD, each once (a repeat after NFKD dropped), told by their
+  /// tokens; more than can be held refused with the count.
+  @Test func tokensMakePassphrasesComparedAfterNFKD() throws {
+    // "é" written composed and as e + combining acute: the same passphrase after NFKD.
+    let tokens = try PasswordTokens(file: SecureBytes(utf8: "caf%[\u{E9}]\ncaf%[e]\u{301}\n"))
+    #expect(tokens.count == 4)
+    let set = try PassphraseSet(tokens: tokens)
+    // café, café (dropped), then the two orders of the two: the same (the second dropped).
+    #expect(set.count == 2)
+    #expect(set.source == .tokens)
+    #expect(set.passphrase(0) == SecureBytes(utf8: "cafe\u{301}"))
+    #expect(set.origin(0) == .tokens([.init(line: 1, token: 1)]))
+    #expect(set.origin(1) == .tokens([.init(line: 1, token: 1), .init(line: 2, token: 1)]))
+    let many = try PasswordTokens(file: SecureBytes(utf8: "%7d\n"))
+    #expect(throws: RecoveryError.tooManyPassphrases(10_000_000)) {
+      try PassphraseSet(tokens: many)
+    }
+  }
 }

@@ -66,7 +66,8 @@ struct RecoveryErrorTests {
     #expect(error.message.remedies == [.fewerPasswords])
     #expect(
       error.description
-        == "the passwords to try would be more than 8,388,609, more than can be held: allow "
+        == "the passwords to try would be more than 8,388,609, more than can be held or "
+        + "numbered: allow "
         + "fewer typos or give fewer candidates")
   }
 }

@@ -9,7 +9,8 @@ FK_BUILD_PACKAGES=(pkg-config libsecp256k1-dev libsodium-dev libssl-dev)
 # strace fails one system call of a search (its found answer must still arrive); PoCL is an
 # OpenCL device on the CPU, so the OpenCL engine's kernels run against the CPU code everywhere
 # (ocl-icd's loader is what the tool dlopens; its headers check our OpenCL declarations).
-FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh fish unicode-data bzip2 strace
+# GNU time measures a token search's peak memory (a hundred million candidates, never held).
+FK_TEST_PACKAGES=(openssh-client e2fsprogs man-db zsh fish unicode-data bzip2 strace time
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
 # Intel's multi-buffer SHA-512 (x86-64 only): batch PBKDF2 for `recover`, opened at run time.
 if [ "$(uname -m)" = x86_64 ]; then FK_BUILD_PACKAGES+=(libipsec-mb-dev); fi

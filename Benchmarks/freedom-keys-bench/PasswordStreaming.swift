@@ -1,0 +1,99 @@
+// `recover password` over a token list, its passwords numbered and made as the search takes
+// them (issue 37, item 2), against the same passwords held in memory as a candidates file, in
+// the same binary: the 1,000-iteration vault fixture, 100,000 passwords that do not open it
+// (every one tried, exit 4), the two runs alternated, each first in turn. `streamedVsHeld` is
+// the held run's median wall time over the streamed one's (≥ 0.98: the streamed search costs at
+// most 2 % more).
+
+import Foundation
+
+struct PasswordStreamingReport: Encodable {
+  let passwords: Int
+  let runs: Int
+  let streamedMedianMs: Double
+  let heldMedianMs: Double
+  let streamedVsHeld: Double
+  let streamedPeakRSSKiB: Int
+  let heldPeakRSSKiB: Int
+}
+
+/// Runs `binary arguments` with its output to /dev/null: exit status, wall ms, peak RSS KiB.
+private func timedRun(_ binary: String, _ arguments: [String]) -> (Int32, Double, Int)? {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  let start = now(CLOCK_MONOTONIC)
+  var pid: pid_t = 0
+  guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else { return nil }
+  var status: Int32 = 0
+  var usage = rusage()
+  guard wait4(pid, &status, 0, &usage) == pid else { return nil }
+  let exited = status & 0x7F == 0
+  return (exited ? (status >> 8) & 0xFF : -1, now(CLOCK_MONOTONIC) - start, usage.ru_maxrss)
+}
+
+@MainActor func measurePasswordStreaming(runs: Int = 6) -> PasswordStreamingReport? {
+  guard filter.map({ "password streaming".contains($0) }) ?? true,
+    let binary = freedomKeysBinary()
+  else { return nil }
+  let vault =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .appendingPathComponent("Tests/GoldenVectors/Vectors/vaults/shifted-truncated.json").path
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("freedom-keys-bench-streaming-\(getpid())")
+  try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  func write(_ name: String, _ text: String) -> String {
+    let path = directory.appendingPathComponent(name).path
+    _ = FileManager.default.createFile(
+      atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+    return path
+  }
+  // "x00000" … "x99999" either way, in the same order.
+  let passwords = 100_000
+  let tokens = write("tokens.txt", "+ x%5d\n")
+  let candidates = write(
+    "candidates.txt",
+    (0..<passwords).map { "x" + String(repeating: "0", count: 5 - String($0).count) + String($0) }
+      .joined(separator: "\n") + "\n")
+  let common = ["recover", "password", "--vault", vault, "--threads", "2"]
+  var streamed: [(Double, Int)] = []
+  var held: [(Double, Int)] = []
+  // Each run a state directory of its own: a search keeps a checkpoint by itself, and the next
+  // run would continue from it (having nothing left to try).
+  func run(_ options: [String], _ number: Int) -> (Int32, Double, Int)? {
+    setenv("XDG_STATE_HOME", directory.appendingPathComponent("state-\(number)").path, 1)
+    return timedRun(binary, common + options)
+  }
+  for number in 0..<runs {
+    // Which goes first alternates, so a machine's drift weighs on both alike.
+    let first = number % 2 == 0
+    let heldFirst = first ? nil : run(["--password-candidates", candidates], 2 * number + 1)
+    guard let (a, aMs, aKiB) = run(["--tokens", tokens], 2 * number),
+      let (b, bMs, bKiB) = heldFirst ?? run(["--password-candidates", candidates], 2 * number + 1),
+      a == 4, b == 4
+    else {
+      FileHandle.standardError.write(Data("password streaming: a run failed\n".utf8))
+      return nil
+    }
+    streamed.append((aMs, aKiB))
+    held.append((bMs, bKiB))
+  }
+  let streamedMs = median(streamed.map(\.0).sorted())
+  let heldMs = median(held.map(\.0).sorted())
+  let result = PasswordStreamingReport(
+    passwords: passwords, runs: runs, streamedMedianMs: streamedMs, heldMedianMs: heldMs,
+    streamedVsHeld: heldMs / streamedMs, streamedPeakRSSKiB: streamed.map(\.1).max() ?? 0,
+    heldPeakRSSKiB: held.map(\.1).max() ?? 0)
+  FileHandle.standardError.write(
+    Data(
+      ("password streaming: \(passwords) passwords, streamed \(Int(streamedMs)) ms, held "
+        + "\(Int(heldMs)) ms: ×\(result.streamedVsHeld)\n").utf8))
+  return result
+}
