@@ -17,26 +17,6 @@ struct PasswordStreamingReport: Encodable {
   let heldPeakRSSKiB: Int
 }
 
-/// Runs `binary arguments` with its output to /dev/null: exit status, wall ms, peak RSS KiB.
-private func timedRun(_ binary: String, _ arguments: [String]) -> (Int32, Double, Int)? {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
-  let start = now(CLOCK_MONOTONIC)
-  var pid: pid_t = 0
-  guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else { return nil }
-  var status: Int32 = 0
-  var usage = rusage()
-  guard wait4(pid, &status, 0, &usage) == pid else { return nil }
-  let exited = status & 0x7F == 0
-  return (exited ? (status >> 8) & 0xFF : -1, now(CLOCK_MONOTONIC) - start, usage.ru_maxrss)
-}
-
 @MainActor func measurePasswordStreaming(runs: Int = 6) -> PasswordStreamingReport? {
   guard filter.map({ "password streaming".contains($0) }) ?? true,
     let binary = freedomKeysBinary()
@@ -69,7 +49,7 @@ private func timedRun(_ binary: String, _ arguments: [String]) -> (Int32, Double
   // run would continue from it (having nothing left to try).
   func run(_ options: [String], _ number: Int) -> (Int32, Double, Int)? {
     setenv("XDG_STATE_HOME", directory.appendingPathComponent("state-\(number)").path, 1)
-    return timedRun(binary, common + options)
+    return runQuietly(binary, common + options).map { ($0.status, $0.wallMs, $0.peakRSSKiB) }
   }
   for number in 0..<runs {
     // Which goes first alternates, so a machine's drift weighs on both alike.

@@ -25,26 +25,6 @@ private func partCount(words n: Int, typos k: Int) -> Int {
   return total
 }
 
-/// Runs `binary arguments` with stdout and stderr to /dev/null; its exit status and peak RSS.
-private func peakRSS(_ binary: String, _ arguments: [String]) -> (Int32, Int)? {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
-  var pid: pid_t = 0
-  guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else { return nil }
-  var status: Int32 = 0
-  var usage = rusage()
-  guard wait4(pid, &status, 0, &usage) == pid else { return nil }
-  // WIFEXITED / WEXITSTATUS by hand (macros Swift does not import).
-  let exited = status & 0x7F == 0
-  return (exited ? (status >> 8) & 0xFF : -1, usage.ru_maxrss)
-}
-
 @MainActor func measureRecoverMemory() -> [RecoverMemoryPoint]? {
   guard filter.map({ "recover memory".contains($0) }) ?? true,
     let binary = freedomKeysBinary()
@@ -65,7 +45,11 @@ private func peakRSS(_ binary: String, _ arguments: [String]) -> (Int32, Int)? {
   ]
   var points: [RecoverMemoryPoint] = []
   for typos in [0, 1, 2, 3, 4, 12] {
-    guard let (status, kib) = peakRSS(binary, common + ["--typos", String(typos)]) else {
+    guard
+      let (status, kib) = runQuietly(binary, common + ["--typos", String(typos)]).map({
+        ($0.status, $0.peakRSSKiB)
+      })
+    else {
       continue
     }
     // 12 wrong words of 24: more than 2^63 candidates, refused (exit 1).

@@ -86,29 +86,23 @@ var report = Report(machine: [
 }
 
 /// Times a whole freedom-keys process `iterations` times after one warm-up run: wall time, and
-/// the child's CPU time (user + system). `body` runs the process and returns its exit status,
-/// which must be one the command documents (0, or 3 for a `verify` that found a mismatch).
-@MainActor func measureCommand(_ name: String, iterations: Int, _ body: () throws -> Int32) {
+/// the child's CPU time (user + system). `arguments` gives each run's; its exit status must be
+/// one the command documents (0, or 3 for a `verify` that found a mismatch).
+@MainActor func measureCommand(
+  _ name: String, iterations: Int, binary: String, _ arguments: () -> [String]
+) {
   if let filter, !name.contains(filter) { return }
   var wall: [Double] = []
   var cpu: [Double] = []
-  do {
-    for iteration in 0...iterations {
-      let (wall0, cpu0) = (now(CLOCK_MONOTONIC), childrenCpuMs())
-      let status = try body()
-      let (wall1, cpu1) = (now(CLOCK_MONOTONIC), childrenCpuMs())
-      guard status == 0 || status == 3 else {
-        FileHandle.standardError.write(Data("\(name): skipped, the tool exited \(status)\n".utf8))
-        return
-      }
-      if iteration > 0 {
-        wall.append(wall1 - wall0)
-        cpu.append(cpu1 - cpu0)
-      }
+  for iteration in 0...iterations {
+    guard let run = runQuietly(binary, arguments()), run.status == 0 || run.status == 3 else {
+      FileHandle.standardError.write(Data("\(name): skipped, the tool failed\n".utf8))
+      return
     }
-  } catch {
-    FileHandle.standardError.write(Data("\(name): skipped, \(error)\n".utf8))
-    return
+    if iteration > 0 {
+      wall.append(run.wallMs)
+      cpu.append(run.cpuMs)
+    }
   }
   wall.sort()
   cpu.sort()
@@ -117,26 +111,6 @@ var report = Report(machine: [
       name: name, iterations: iterations, medianMs: median(wall), medianCpuMs: median(cpu),
       minMs: wall.first ?? 0, maxMs: wall.last ?? 0))
   FileHandle.standardError.write(Data("\(name): \(median(wall)) ms (CPU \(median(cpu)) ms)\n".utf8))
-}
-
-/// Runs `executable` with its output discarded and returns its exit status.
-func runCommand(_ executable: String, _ arguments: [String]) throws -> Int32 {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  process.waitUntilExit()
-  return process.terminationStatus
-}
-
-/// CPU milliseconds (user + system) of the children this process has waited for.
-func childrenCpuMs() -> Double {
-  var usage = rusage()
-  getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-  func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1e3 + Double(time.tv_usec) * 1e-3 }
-  return ms(usage.ru_utime) + ms(usage.ru_stime)
 }
 
 /// Milliseconds on `clock`.
@@ -241,15 +215,16 @@ if let binary = freedomKeysBinary() {
       atPath: file, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600])
   }
   var run = 0
-  measureCommand("export bee: mnemonic → keys/swarm.key (N=2^15, whole process)", iterations: 15) {
+  measureCommand(
+    "export bee: mnemonic → keys/swarm.key (N=2^15, whole process)", iterations: 15,
+    binary: binary
+  ) {
     run += 1
-    return try runCommand(
-      binary,
-      [
-        "export", "bee", "--data-dir", exportDirectory + "/bee-\(run)", "--mnemonic-file",
-        phraseFile,
-        "--password-file", passwordFile,
-      ])
+    return [
+      "export", "bee", "--data-dir", exportDirectory + "/bee-\(run)", "--mnemonic-file",
+      phraseFile,
+      "--password-file", passwordFile,
+    ]
   }
   // `verify --freedom-dir` of an app root whose profile-registry.json is at the 4 MiB limit
   // (issue 26 item 7: quadratic in the profiles before, 60k of them took 42 s).
@@ -257,10 +232,9 @@ if let binary = freedomKeysBinary() {
   let registryProfiles = writeRegistryAtTheLimit(in: registryDirectory)
   measureCommand(
     "verify --freedom-dir, registry at the 4 MiB limit (\(registryProfiles) profiles, whole process)",
-    iterations: 5
+    iterations: 5, binary: binary
   ) {
-    try runCommand(
-      binary, ["verify", "--mnemonic-file", phraseFile, "--freedom-dir", registryDirectory])
+    ["verify", "--mnemonic-file", phraseFile, "--freedom-dir", registryDirectory]
   }
 }
 try? FileManager.default.removeItem(atPath: exportDirectory)
