@@ -1,5 +1,7 @@
 /// The OpenCL C source of the PBKDF2 kernels, built by the driver at first use: one source,
-/// built twice, with `-D FK_SHA512` (BIP-39 seeds) and with `-D FK_SHA256` (vaults, keystores).
+/// built twice, with `-D FK_SHA512` (BIP-39 seeds, and seeds fused with their SLIP-0010 Ed25519
+/// chains, SLIP-0010's hardened steps being HMACs only) and with `-D FK_SHA256` (vaults,
+/// keystores).
 ///
 /// Written from FIPS 180-4 (SHA-512 and SHA-256: sections 4.1.2/4.1.3 functions, 4.2.2/4.2.3
 /// constants, 5.1 padding, 5.3 initial values, 6.2/6.4 computation), RFC 2104 (HMAC: a key
@@ -10,6 +12,8 @@
 enum OpenCLKernelSource {
   /// The kernel's name in both builds.
   static let kernelName = "fk_pbkdf2_hmac"
+  /// The SHA-512 build's second kernel: BIP-39 seeds, then their SLIP-0010 Ed25519 chains.
+  static let ed25519KernelName = "fk_bip39_ed25519"
 
   /// The build options of each hash.
   static let sha512Options = "-D FK_SHA512"
@@ -182,18 +186,10 @@ enum OpenCLKernelSource {
       for (int i = 0; i < DIGEST_WORDS; i++) u[i] = state[i];
     }
 
-    /* Work item i: T of password i (passwords[passwordEnds[i-1] ..< passwordEnds[i]]) with salt
-       i, `iterations` rounds, its DIGEST_BYTES bytes at keys + i * DIGEST_BYTES. */
-    __kernel void fk_pbkdf2_hmac(
-        __global const uchar *passwords, __global const uint *passwordEnds,
-        __global const uchar *salts, __global const uint *saltEnds, const uint iterations,
-        const uint count, __global uchar *keys) {
-      uint id = get_global_id(0);
-      if (id >= count) return;
-      uint passwordStart = id == 0 ? 0 : passwordEnds[id - 1];
-      uint passwordCount = passwordEnds[id] - passwordStart;
-      uint saltStart = id == 0 ? 0 : saltEnds[id - 1];
-      uint saltCount = saltEnds[id] - saltStart;
+    /* T of one password and salt (RFC 8018 5.2, one block), `iterations` rounds, into t. */
+    static void pbkdf2(
+        __global const uchar *password, uint passwordCount, __global const uchar *salt,
+        uint saltCount, uint iterations, word *t) {
       word iv[DIGEST_WORDS];
       for (int i = 0; i < DIGEST_WORDS; i++) iv[i] = IV[i];
 
@@ -203,13 +199,12 @@ enum OpenCLKernelSource {
       hasher s;
       if (passwordCount > BLOCK_BYTES) {
         hasher_start(&s, iv, 0);
-        hasher_bytes(&s, passwords + passwordStart, passwordCount);
+        hasher_bytes(&s, password, passwordCount);
         hasher_finish(&s);
         for (int i = 0; i < DIGEST_WORDS; i++) key[i] = s.state[i];
       } else {
         for (uint i = 0; i < passwordCount; i++) {
-          key[i / WORD_BYTES] |=
-            (word)passwords[passwordStart + i] << (8 * (WORD_BYTES - 1 - i % WORD_BYTES));
+          key[i / WORD_BYTES] |= (word)password[i] << (8 * (WORD_BYTES - 1 - i % WORD_BYTES));
         }
       }
       word ipad[DIGEST_WORDS], opad[DIGEST_WORDS], block[BLOCK_WORDS];
@@ -223,7 +218,7 @@ enum OpenCLKernelSource {
 
       /* U_1 = HMAC(P, S || INT(1)): the inner hash continues after the key block. */
       hasher_start(&s, ipad, BLOCK_BYTES);
-      hasher_bytes(&s, salts + saltStart, saltCount);
+      hasher_bytes(&s, salt, saltCount);
       hasher_byte(&s, 0);
       hasher_byte(&s, 0);
       hasher_byte(&s, 0);
@@ -233,7 +228,7 @@ enum OpenCLKernelSource {
       block[DIGEST_WORDS] = (word)0x80 << (WORD_BITS - 8);
       for (int i = DIGEST_WORDS + 1; i < BLOCK_WORDS - 1; i++) block[i] = 0;
       block[BLOCK_WORDS - 1] = (word)((BLOCK_BYTES + DIGEST_BYTES) * 8);
-      word u[DIGEST_WORDS], t[DIGEST_WORDS];
+      word u[DIGEST_WORDS];
       for (int i = 0; i < DIGEST_WORDS; i++) u[i] = opad[i];
       compress(u, block);
       for (int i = 0; i < DIGEST_WORDS; i++) t[i] = u[i];
@@ -242,10 +237,113 @@ enum OpenCLKernelSource {
         hmac_digest(ipad, opad, u);
         for (int i = 0; i < DIGEST_WORDS; i++) t[i] ^= u[i];
       }
-      __global uchar *out = keys + (size_t)id * DIGEST_BYTES;
+    }
+
+    static void store_digest(__global uchar *out, const word *t) {
       for (int i = 0; i < DIGEST_BYTES; i++) {
         out[i] = (uchar)(t[i / WORD_BYTES] >> (8 * (WORD_BYTES - 1 - i % WORD_BYTES)));
       }
     }
+
+    /* Work item i: T of password i (passwords[passwordEnds[i-1] ..< passwordEnds[i]]) with salt
+       i, `iterations` rounds, its DIGEST_BYTES bytes at keys + i * DIGEST_BYTES. */
+    __kernel void fk_pbkdf2_hmac(
+        __global const uchar *passwords, __global const uint *passwordEnds,
+        __global const uchar *salts, __global const uint *saltEnds, const uint iterations,
+        const uint count, __global uchar *keys) {
+      uint id = get_global_id(0);
+      if (id >= count) return;
+      uint passwordStart = id == 0 ? 0 : passwordEnds[id - 1];
+      uint saltStart = id == 0 ? 0 : saltEnds[id - 1];
+      word t[DIGEST_WORDS];
+      pbkdf2(
+        passwords + passwordStart, passwordEnds[id] - passwordStart, salts + saltStart,
+        saltEnds[id] - saltStart, iterations, t);
+      store_digest(keys + (size_t)id * DIGEST_BYTES, t);
+    }
+
+    #ifdef FK_SHA512
+    /* HMAC-SHA512 (RFC 2104) under a key of at most a block (zero-padded words) of a message
+       shorter than 112 bytes (words, zero past its end): one compression each side after the
+       pad blocks, as the message and its padding fit one block. */
+    static void hmac_short(const word *key, const word *message, uint messageBytes, word *tag) {
+      word block[BLOCK_WORDS], state[DIGEST_WORDS], inner[DIGEST_WORDS];
+      for (int i = 0; i < BLOCK_WORDS; i++) block[i] = key[i] ^ IPAD;
+      for (int i = 0; i < DIGEST_WORDS; i++) state[i] = IV[i];
+      compress(state, block);
+      for (int i = 0; i < BLOCK_WORDS; i++) block[i] = message[i];
+      block[messageBytes / 8] |= (word)0x80 << (8 * (7 - messageBytes % 8));
+      block[BLOCK_WORDS - 1] = (word)((BLOCK_BYTES + messageBytes) * 8);
+      compress(state, block);
+      for (int i = 0; i < DIGEST_WORDS; i++) inner[i] = state[i];
+      for (int i = 0; i < BLOCK_WORDS; i++) block[i] = key[i] ^ OPAD;
+      for (int i = 0; i < DIGEST_WORDS; i++) state[i] = IV[i];
+      compress(state, block);
+      for (int i = 0; i < DIGEST_WORDS; i++) block[i] = inner[i];
+      block[DIGEST_WORDS] = (word)0x80 << 56;
+      for (int i = DIGEST_WORDS + 1; i < BLOCK_WORDS - 1; i++) block[i] = 0;
+      block[BLOCK_WORDS - 1] = (word)((BLOCK_BYTES + DIGEST_BYTES) * 8);
+      compress(state, block);
+      for (int i = 0; i < DIGEST_WORDS; i++) tag[i] = state[i];
+      for (int i = 0; i < BLOCK_WORDS; i++) block[i] = 0;
+      for (int i = 0; i < DIGEST_WORDS; i++) inner[i] = 0;
+    }
+
+    /* Work item i: the BIP-39 seed of phrase i with salt i, then its SLIP-0010 Ed25519 nodes,
+       all hardened: node 0 the master, I = HMAC-SHA512("ed25519 seed", seed); node n > 0 the
+       child steps[2n-1] (2^31 set) of node steps[2n-2], I = HMAC-SHA512(c_par, 0x00 || k_par ||
+       ser32(i)); k = I_L, c = I_R. Nodes are kept, key || chain code, in `nodes` (one row of
+       nodeCount a work item); the 32-byte keys of the nodes `outputs` names go to keys (one row
+       of outputCount a work item), and the seed to seeds when writeSeeds is set. */
+    __kernel void fk_bip39_ed25519(
+        __global const uchar *passwords, __global const uint *passwordEnds,
+        __global const uchar *salts, __global const uint *saltEnds, const uint iterations,
+        const uint count, __global const uint *steps, const uint nodeCount,
+        __global const uint *outputs, const uint outputCount, const uint writeSeeds,
+        __global uchar *seeds, __global uchar *keys, __global ulong *nodes) {
+      uint id = get_global_id(0);
+      if (id >= count) return;
+      uint passwordStart = id == 0 ? 0 : passwordEnds[id - 1];
+      uint saltStart = id == 0 ? 0 : saltEnds[id - 1];
+      word seed[BLOCK_WORDS];
+      for (int i = 0; i < BLOCK_WORDS; i++) seed[i] = 0;
+      pbkdf2(
+        passwords + passwordStart, passwordEnds[id] - passwordStart, salts + saltStart,
+        saltEnds[id] - saltStart, iterations, seed);
+      if (writeSeeds) store_digest(seeds + (size_t)id * DIGEST_BYTES, seed);
+
+      __global ulong *row = nodes + (size_t)id * nodeCount * DIGEST_WORDS;
+      word key[BLOCK_WORDS], message[BLOCK_WORDS], tag[DIGEST_WORDS];
+      for (int i = 0; i < BLOCK_WORDS; i++) key[i] = 0;
+      key[0] = 0x6564323535313920UL; /* "ed25519 " */
+      key[1] = 0x7365656400000000UL; /* "seed" */
+      hmac_short(key, seed, DIGEST_BYTES, tag);
+      for (int i = 0; i < DIGEST_WORDS; i++) row[i] = tag[i];
+      for (uint n = 1; n < nodeCount; n++) {
+        __global const ulong *parent = row + (size_t)steps[2 * n - 2] * DIGEST_WORDS;
+        /* The key: the parent's chain code (its words 4..7). The message: 0x00, the parent's
+           key (words 0..3) one byte on, then the index's four bytes big-endian. */
+        for (int i = 0; i < BLOCK_WORDS; i++) key[i] = 0;
+        for (int i = 0; i < 4; i++) key[i] = parent[4 + i];
+        for (int i = 0; i < BLOCK_WORDS; i++) message[i] = 0;
+        message[0] = parent[0] >> 8;
+        for (int i = 1; i < 4; i++) message[i] = parent[i] >> 8 | parent[i - 1] << 56;
+        message[4] = parent[3] << 56 | (ulong)steps[2 * n - 1] << 24;
+        hmac_short(key, message, 37, tag);
+        for (int i = 0; i < DIGEST_WORDS; i++) row[(size_t)n * DIGEST_WORDS + i] = tag[i];
+      }
+      for (uint o = 0; o < outputCount; o++) {
+        __global const ulong *node = row + (size_t)outputs[o] * DIGEST_WORDS;
+        __global uchar *out = keys + ((size_t)id * outputCount + o) * 32;
+        for (int i = 0; i < 32; i++) out[i] = (uchar)(node[i / 8] >> (8 * (7 - i % 8)));
+      }
+      for (int i = 0; i < BLOCK_WORDS; i++) {
+        seed[i] = 0;
+        key[i] = 0;
+        message[i] = 0;
+      }
+      for (int i = 0; i < DIGEST_WORDS; i++) tag[i] = 0;
+    }
+    #endif
     """#
 }

@@ -26,6 +26,7 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     let queue: fk_cl_command_queue
     let sha512: fk_cl_kernel
     let sha256: fk_cl_kernel
+    let ed25519: fk_cl_kernel
   }
 
   /// The hash a kernel build computes.
@@ -116,28 +117,65 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     try derive(.sha256, passwords, salts, iterations)
   }
 
+  /// The BIP-39 seed of each phrase (PBKDF2-HMAC-SHA512 as `deriveBIP39Seeds`), then the
+  /// SLIP-0010 Ed25519 nodes of `steps` from it, in one launch: per phrase, the keys of
+  /// `steps.outputs` (32 bytes each, end to end, as `SLIP10Ed25519Steps.keys(seed:)`), and
+  /// its seed only when `keepingSeeds` (else `seeds` is empty and no seed leaves the device).
+  public func deriveBIP39Ed25519Keys(
+    mnemonics: [SecureBytes], salts: [SecureBytes], iterations: Int,
+    steps: SLIP10Ed25519Steps, keepingSeeds: Bool
+  ) throws(OpenCLError) -> (seeds: [SecureBytes], keys: [SecureBytes]) {
+    let (seeds, keys) = try run(
+      .ed25519(steps, keepingSeeds: keepingSeeds), mnemonics, salts, iterations)
+    return (seeds, keys)
+  }
+
+  /// What one launch computes.
+  enum Kernel {
+    /// PBKDF2 alone.
+    case pbkdf2(Hash)
+    /// BIP-39 seeds and their Ed25519 chains.
+    case ed25519(SLIP10Ed25519Steps, keepingSeeds: Bool)
+  }
+
   /// The most work items one launch takes: the packed lengths are 32-bit offsets, and a
   /// launch this size stays far below them and below any device's allocation limit.
   private static let maxLaunch = 1 << 18
+  /// The most bytes of Ed25519 nodes (64 a node and work item) one launch keeps on the device.
+  private static let maxNodeBytes = 64 << 20
 
   func derive(
     _ hash: Hash, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
   ) throws(OpenCLError) -> [SecureBytes] {
+    try run(.pbkdf2(hash), passwords, salts, iterations).0
+  }
+
+  /// `kernel` over every password, in launches of at most `maxLaunch` work items (and at most
+  /// `maxNodeBytes` of nodes): the digests (or seeds) and the Ed25519 keys.
+  private func run(
+    _ kernel: Kernel, _ passwords: [SecureBytes], _ salts: [SecureBytes], _ iterations: Int
+  ) throws(OpenCLError) -> ([SecureBytes], [SecureBytes]) {
     precondition(iterations >= 1 && iterations <= Int(UInt32.max), "PBKDF2 iterations")
     precondition(salts.count == passwords.count, "one salt per password")
-    guard !passwords.isEmpty else { return [] }
+    guard !passwords.isEmpty else { return ([], []) }
     let queue = try takeQueue()
     defer { idle.withLock { $0.append(queue) } }
+    var launchSize = Self.maxLaunch
+    if case .ed25519(let steps, _) = kernel {
+      launchSize = min(launchSize, max(1, Self.maxNodeBytes / (64 * steps.nodeCount)))
+    }
+    var digests: [SecureBytes] = []
     var keys: [SecureBytes] = []
-    keys.reserveCapacity(passwords.count)
     var start = 0
     while start < passwords.count {
-      let end = min(passwords.count, start + Self.maxLaunch)
-      keys += try launch(
-        hash, queue, passwords[start..<end], salts[start..<end], UInt32(iterations))
+      let end = min(passwords.count, start + launchSize)
+      let (some, more) = try launch(
+        kernel, queue, passwords[start..<end], salts[start..<end], UInt32(iterations))
+      digests += some
+      keys += more
       start = end
     }
-    return keys
+    return (digests, keys)
   }
 
   private func takeQueue() throws(OpenCLError) -> Queue {
@@ -157,7 +195,16 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
       _ = library.releaseCommandQueue(queue)
       throw .callFailed(function: "clCreateKernel", code: code)
     }
-    return Queue(queue: queue, sha512: sha512, sha256: sha256)
+    guard
+      let ed25519 = library.createKernel(
+        sha512Program, OpenCLKernelSource.ed25519KernelName, &code)
+    else {
+      _ = library.releaseKernel(sha256)
+      _ = library.releaseKernel(sha512)
+      _ = library.releaseCommandQueue(queue)
+      throw .callFailed(function: "clCreateKernel", code: code)
+    }
+    return Queue(queue: queue, sha512: sha512, sha256: sha256, ed25519: ed25519)
   }
 
   /// The candidates packed end to end in one zeroizing buffer, and each one's end offset
@@ -184,14 +231,14 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     return (bytes, ends)
   }
 
-  /// One launch: the inputs written, the kernel run, the keys read back, then every buffer
-  /// filled with zeros on the device and released, on success or failure alike.
+  /// One launch: the inputs written, the kernel run, the digests (or seeds) and Ed25519 keys
+  /// read back, then every buffer filled with zeros on the device and released, on success or
+  /// failure alike.
   private func launch(
-    _ hash: Hash, _ queue: Queue, _ passwords: ArraySlice<SecureBytes>,
+    _ kind: Kernel, _ queue: Queue, _ passwords: ArraySlice<SecureBytes>,
     _ salts: ArraySlice<SecureBytes>, _ iterations: UInt32
-  ) throws(OpenCLError) -> [SecureBytes] {
+  ) throws(OpenCLError) -> ([SecureBytes], [SecureBytes]) {
     let count = passwords.count
-    let digest = hash.digestByteCount
     let (passwordBytes, passwordEnds) = Self.pack(passwords)
     let (saltBytes, saltEnds) = Self.pack(salts)
     var buffers: [(fk_cl_mem, Int)] = []
@@ -206,52 +253,99 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
       buffers.append((memory, size))
       return memory
     }
-    func write(_ memory: fk_cl_mem, _ bytes: SecureBytes) throws(OpenCLError) {
-      guard bytes.count > 0 else { return }
+    func input(_ bytes: SecureBytes) throws(OpenCLError) -> fk_cl_mem {
+      let memory = try buffer(bytes.count, FK_CL_MEM_READ_ONLY)
+      guard bytes.count > 0 else { return memory }
       let code = bytes.withUnsafeBytes {
         library.enqueueWriteBuffer(
           queue.queue, memory, FK_CL_TRUE, 0, $0.count, $0.baseAddress, 0, nil, nil)
       }
       try OpenCLLibrary.check(code, "clEnqueueWriteBuffer")
+      return memory
     }
-    let inputs = [passwordBytes, passwordEnds, saltBytes, saltEnds]
-    var memories: [fk_cl_mem] = []  // the kernel's arguments 0...3
-    for input in inputs {
-      let memory = try buffer(input.count, FK_CL_MEM_READ_ONLY)
-      try write(memory, input)
-      memories.append(memory)
+    func read(_ memory: fk_cl_mem, _ byteCount: Int) throws(OpenCLError) -> SecureBytes {
+      var failure: OpenCLError?
+      let bytes = SecureBytes(count: byteCount) { out in
+        let code = library.enqueueReadBuffer(
+          queue.queue, memory, FK_CL_TRUE, 0, out.count, out.baseAddress, 0, nil, nil)
+        if code != FK_CL_SUCCESS {
+          failure = .callFailed(function: "clEnqueueReadBuffer", code: code)
+        }
+      }
+      if let failure { throw failure }
+      return bytes
     }
-    let output = try buffer(count * digest, FK_CL_MEM_WRITE_ONLY)
-    let kernel = hash == .sha512 ? queue.sha512 : queue.sha256
-    var rounds = iterations
-    var items = UInt32(count)
-    for (index, var memory) in memories.enumerated() {
+    func split(_ bytes: SecureBytes, _ each: Int) -> [SecureBytes] {
+      (0..<count).map { bytes[$0 * each..<($0 + 1) * each] }
+    }
+    let kernel: fk_cl_kernel
+    switch kind {
+    case .pbkdf2(let hash): kernel = hash == .sha512 ? queue.sha512 : queue.sha256
+    case .ed25519: kernel = queue.ed25519
+    }
+    var argument: fk_cl_uint = 0
+    func pass(_ memory: fk_cl_mem) throws(OpenCLError) {
+      var memory = memory
       try OpenCLLibrary.check(
-        library.setKernelArg(kernel, fk_cl_uint(index), MemoryLayout<fk_cl_mem>.size, &memory),
+        library.setKernelArg(kernel, argument, MemoryLayout<fk_cl_mem>.size, &memory),
         "clSetKernelArg")
+      argument += 1
     }
-    try OpenCLLibrary.check(library.setKernelArg(kernel, 4, 4, &rounds), "clSetKernelArg")
-    try OpenCLLibrary.check(library.setKernelArg(kernel, 5, 4, &items), "clSetKernelArg")
-    var outputMemory = output
-    try OpenCLLibrary.check(
-      library.setKernelArg(kernel, 6, MemoryLayout<fk_cl_mem>.size, &outputMemory),
-      "clSetKernelArg")
+    func pass(_ value: UInt32) throws(OpenCLError) {
+      var value = value
+      try OpenCLLibrary.check(library.setKernelArg(kernel, argument, 4, &value), "clSetKernelArg")
+      argument += 1
+    }
+    for bytes in [passwordBytes, passwordEnds, saltBytes, saltEnds] { try pass(try input(bytes)) }
+    try pass(iterations)
+    try pass(UInt32(count))
+    var outputs: [(memory: fk_cl_mem, each: Int)] = []
+    switch kind {
+    case .pbkdf2(let hash):
+      let digests = try buffer(count * hash.digestByteCount, FK_CL_MEM_WRITE_ONLY)
+      try pass(digests)
+      outputs.append((digests, hash.digestByteCount))
+    case .ed25519(let steps, let keepingSeeds):
+      // Public: the shape of the tree (parent, index per step) and the outputs' nodes.
+      let table = SecureBytes(count: 8 * steps.steps.count + 4 * steps.outputs.count) { out in
+        for (position, step) in steps.steps.enumerated() {
+          out.storeBytes(of: UInt32(step.parent), toByteOffset: 8 * position, as: UInt32.self)
+          out.storeBytes(of: step.index, toByteOffset: 8 * position + 4, as: UInt32.self)
+        }
+        for (position, node) in steps.outputs.enumerated() {
+          out.storeBytes(
+            of: UInt32(node), toByteOffset: 8 * steps.steps.count + 4 * position,
+            as: UInt32.self)
+        }
+      }
+      try pass(try input(table[0..<8 * steps.steps.count]))
+      try pass(UInt32(steps.nodeCount))
+      try pass(try input(table[8 * steps.steps.count..<table.count]))
+      try pass(UInt32(steps.outputs.count))
+      try pass(keepingSeeds ? 1 : 0)
+      let seeds = try buffer(keepingSeeds ? count * 64 : 0, FK_CL_MEM_WRITE_ONLY)
+      let keys = try buffer(count * 32 * steps.outputs.count, FK_CL_MEM_WRITE_ONLY)
+      try pass(seeds)
+      try pass(keys)
+      try pass(try buffer(count * 64 * steps.nodeCount, FK_CL_MEM_READ_WRITE))
+      if keepingSeeds { outputs.append((seeds, 64)) }
+      outputs.append((keys, 32 * steps.outputs.count))
+    }
     // A multiple of 64 work items (the kernel ignores those past `count`), so the driver can
     // choose a work-group size that suits the device.
     var global = (count + 63) / 64 * 64
     try OpenCLLibrary.check(
       library.enqueueNDRangeKernel(queue.queue, kernel, 1, nil, &global, nil, 0, nil, nil),
       "clEnqueueNDRangeKernel")
-    var failure: OpenCLError?
-    let keys = SecureBytes(count: count * digest) { out in
-      let code = library.enqueueReadBuffer(
-        queue.queue, output, FK_CL_TRUE, 0, out.count, out.baseAddress, 0, nil, nil)
-      if code != FK_CL_SUCCESS {
-        failure = .callFailed(function: "clEnqueueReadBuffer", code: code)
-      }
+    var results: [[SecureBytes]] = []
+    for output in outputs {
+      results.append(split(try read(output.memory, count * output.each), output.each))
     }
-    if let failure { throw failure }
-    return (0..<count).map { keys[$0 * digest..<($0 + 1) * digest] }
+    switch kind {
+    case .pbkdf2: return (results[0], [])
+    case .ed25519(_, let keepingSeeds):
+      return keepingSeeds ? (results[0], results[1]) : ([], results[0])
+    }
   }
 
   /// Fills each buffer with zeros, waits for the queue, releases them.
@@ -268,7 +362,8 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
 
   /// Known answers against `PBKDF2` (OpenSSL), before any candidate is trusted to the device:
   /// passwords at and around each block (a key longer than a block is hashed first) with salts
-  /// that cross a block, at 1 and 3 iterations.
+  /// that cross a block, at 1 and 3 iterations; and their seeds' SLIP-0010 Ed25519 keys
+  /// against `SLIP10Ed25519Steps.keys(seed:)` (libsodium's HMAC).
   private func selfTest() throws(OpenCLError) {
     let lengths = [0, 1, 63, 64, 65, 111, 112, 127, 128, 129, 200]
     let passwords = lengths.map { count in
@@ -294,6 +389,25 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
         guard seeds[index] == seed, keys[index] == key else {
           throw .selfTestFailed(device: device.name)
         }
+      }
+    }
+    // The Ed25519 chains: a branch (m/44'/73405'/0'/0', m/44'/73404') and the master itself.
+    let hardened: UInt32 = 1 << 31
+    let steps = SLIP10Ed25519Steps(
+      steps: [
+        .init(parent: 0, index: hardened + 44), .init(parent: 1, index: hardened + 73405),
+        .init(parent: 2, index: hardened), .init(parent: 3, index: hardened),
+        .init(parent: 1, index: hardened + 73404),
+      ], outputs: [4, 5, 0])
+    for keepingSeeds in [false, true] {
+      let (seeds, keys) = try deriveBIP39Ed25519Keys(
+        mnemonics: passwords, salts: salts, iterations: 2, steps: steps,
+        keepingSeeds: keepingSeeds)
+      for index in passwords.indices {
+        let seed = PBKDF2.hmacSHA512(
+          password: passwords[index], salt: salts[index], iterations: 2, keyByteCount: 64)
+        guard keys[index] == steps.keys(seed: seed), !keepingSeeds || seeds[index] == seed
+        else { throw .selfTestFailed(device: device.name) }
       }
     }
   }

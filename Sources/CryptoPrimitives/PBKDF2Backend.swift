@@ -72,6 +72,27 @@ public enum PBKDF2Backend: Sendable {
       mnemonics: mnemonics, salts: salts, iterations: iterations)
   }
 
+  /// BIP-39 seeds, and on a device the SLIP-0010 Ed25519 keys of `steps` from each, derived
+  /// there after the seed (`OpenCLPBKDF2.deriveBIP39Ed25519Keys`): the seeds come back only
+  /// when `keepingSeeds`. On the CPU, or where the device fails that batch, the seeds alone
+  /// (`ed25519Keys` nil), for the caller to derive the keys as it would without a device.
+  public func deriveBIP39Seeds(
+    mnemonics: [SecureBytes], salts: [SecureBytes], iterations: Int,
+    ed25519 steps: SLIP10Ed25519Steps, keepingSeeds: Bool
+  ) -> (seeds: [SecureBytes], ed25519Keys: [SecureBytes]?) {
+    if case .openCL(let engine) = self,
+      let (seeds, keys) = try? engine.deriveBIP39Ed25519Keys(
+        mnemonics: mnemonics, salts: salts, iterations: iterations, steps: steps,
+        keepingSeeds: keepingSeeds)
+    {
+      return (seeds, keys)
+    }
+    return (
+      PBKDF2SHA512Batch.deriveBIP39Seeds(
+        mnemonics: mnemonics, salts: salts, iterations: iterations), nil
+    )
+  }
+
   /// `PBKDF2SHA256Batch.deriveKeys(passwords:salts:iterations:)` on this backend, the CPU
   /// computing a batch the device failed.
   public func deriveSHA256Keys(

@@ -320,10 +320,9 @@ package final class PhraseRecovery: Sendable {
         .normalizedSentence()
     }
     let start = DispatchTime.now().uptimeNanoseconds
-    let seeds = configuration.backend.deriveBIP39Seeds(
-      mnemonics: phrases, salts: Array(repeating: passphrases.salt(0), count: phrases.count),
-      iterations: Mnemonic.seedIterations)
-    _ = matcher.firstMatch(in: seeds)
+    let (seeds, keys) = derive(
+      phrases, salts: Array(repeating: passphrases.salt(0), count: phrases.count), for: matcher)
+    _ = matcher.firstMatch(in: seeds, ed25519Keys: keys)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     return (elapsed / Double(phrases.count), matcher.stats, matcher.fewestPerSeed)
   }
@@ -398,10 +397,9 @@ package final class PhraseRecovery: Sendable {
       func flush() {
         guard let matcher, batchCount > 0 else { return }
         let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
-        let seeds = configuration.backend.deriveBIP39Seeds(
-          mnemonics: sentences, salts: salts(batchPassphrases[0..<batchCount]),
-          iterations: Mnemonic.seedIterations)
-        if let (slot, label) = matcher.firstMatch(in: seeds) {
+        let (seeds, keys) = derive(
+          sentences, salts: salts(batchPassphrases[0..<batchCount]), for: matcher)
+        if let (slot, label) = matcher.firstMatch(in: seeds, ed25519Keys: keys) {
           counts.checked += UInt64(slot + 1)
           let indices = (0..<length).map { Int(batch[slot * length + $0]) }
           let passphrase = batchPassphrases[slot]
@@ -409,7 +407,7 @@ package final class PhraseRecovery: Sendable {
             part: batchParts[slot], passphrase: passphrase, indices: indices, label: label,
             record: match(part: batchParts[slot], passphrase: passphrase, indices: indices))
         } else {
-          counts.checked += UInt64(seeds.count)
+          counts.checked += UInt64(batchCount)
         }
         batchCount = 0
       }
@@ -450,6 +448,23 @@ package final class PhraseRecovery: Sendable {
       coordinator.finish(chunk: chunk, counts: counts, found: found)
       if found != nil { break }
     }
+  }
+
+  /// The batch's seeds on the backend. On a device, with Ed25519 identities, their SLIP-0010
+  /// keys are derived there too, after each seed (only the keys come back, and the seeds only
+  /// when a secp256k1 identity needs them); the CPU engine derives seeds alone, as before.
+  private func derive(_ sentences: [SecureBytes], salts: [SecureBytes], for matcher: TargetMatcher)
+    -> (seeds: [SecureBytes], ed25519Keys: [SecureBytes]?)
+  {
+    let backend = configuration.backend
+    if backend.device != nil, let steps = matcher.ed25519Steps {
+      return backend.deriveBIP39Seeds(
+        mnemonics: sentences, salts: salts, iterations: Mnemonic.seedIterations,
+        ed25519: steps, keepingSeeds: matcher.needsSeeds)
+    }
+    let seeds = backend.deriveBIP39Seeds(
+      mnemonics: sentences, salts: salts, iterations: Mnemonic.seedIterations)
+    return (seeds, nil)
   }
 
   /// The salt of each passphrase of a batch, made once for a run of equal ones.

@@ -75,6 +75,14 @@ package final class TargetMatcher {
   /// batch is at hand: per seed, per Ed25519 node, key ‖ chain code.
   private var derivedAhead: UnsafeMutableRawPointer?
   private var seedAtHand = 0
+  /// The Ed25519 nodes a device derives after each seed's PBKDF2 (nil without Ed25519 nodes),
+  /// each node's place among their outputs (the identities' nodes), and, for the batch at
+  /// hand, the keys the device derived: per seed, 32 bytes an output.
+  package let ed25519Steps: SLIP10Ed25519Steps?
+  private let ed25519Output: [Int?]
+  private var deviceKeys: [SecureBytes]?
+  /// Whether any identity is secp256k1, so its seeds are needed even with `deviceKeys`.
+  package let needsSeeds: Bool
   /// The identities, in the order that adds the least work first.
   private let plan: [Entry]
   /// Per node, for the seed at hand: derived, valid, public key computed.
@@ -107,6 +115,9 @@ package final class TargetMatcher {
   private static let secp256k1MasterPads = masterPads("Bitcoin seed")
   private static let ed25519MasterPads = masterPads("ed25519 seed")
   private static let ed25519MasterKey = Array("ed25519 seed".utf8)
+  /// What stands for a seed that stayed on the device (only Ed25519 identities, which take
+  /// their keys from `deviceKeys`).
+  private static let noSeed = SecureBytes(count: 0) { _ in }
 
   private static func masterPads(_ key: String) -> [UInt8] {
     [UInt8](unsafeUninitializedCapacity: HMACSHA512.padsByteCount) { pads, count in
@@ -160,6 +171,28 @@ package final class TargetMatcher {
     var ed25519Index = [Int?](repeating: nil, count: nodes.count)
     for (position, node) in ed25519Nodes.enumerated() { ed25519Index[node] = position }
     self.ed25519Index = ed25519Index
+    needsSeeds = nodes.contains { $0.curve == .secp256k1 }
+    var ed25519Output = [Int?](repeating: nil, count: nodes.count)
+    var outputs: [Int] = []
+    for entry in found where nodes[entry.node].curve == .ed25519 {
+      guard let position = ed25519Index[entry.node], ed25519Output[entry.node] == nil else {
+        continue
+      }
+      ed25519Output[entry.node] = outputs.count
+      outputs.append(position)
+    }
+    self.ed25519Output = ed25519Output
+    // SLIP-0010's Ed25519 steps are all hardened (`RecoveryTarget` refuses any other), so the
+    // whole tree is HMACs a device can run; the master is the first Ed25519 node.
+    let steps = ed25519Nodes.dropFirst().compactMap { node -> SLIP10Ed25519Steps.Step? in
+      guard let parent = nodes[node].parent, let component = nodes[node].component,
+        component.isHardened, let parentPosition = ed25519Index[parent]
+      else { return nil }
+      return SLIP10Ed25519Steps.Step(parent: parentPosition, index: component.rawIndex)
+    }
+    ed25519Steps =
+      ed25519Nodes.isEmpty || steps.count != ed25519Nodes.count - 1
+      ? nil : SLIP10Ed25519Steps(steps: steps, outputs: outputs)
 
     // Cheapest first: each step takes the identity whose missing work costs least, counting a
     // point multiplication (secp256k1 or Ed25519) as 16 HMACs, about what they cost here.
@@ -209,11 +242,18 @@ package final class TargetMatcher {
   }
 
   /// The first seed of `seeds` whose identities match a target: its position and the label.
-  package func firstMatch(in seeds: [SecureBytes]) -> (index: Int, label: String)? {
-    guard !plan.isEmpty, !seeds.isEmpty else { return nil }
+  /// With `ed25519Keys` (a device's derivation of `ed25519Steps`, one a seed), the Ed25519
+  /// identities take their keys from it, and `seeds` may be empty unless `needsSeeds`.
+  package func firstMatch(in seeds: [SecureBytes], ed25519Keys: [SecureBytes]? = nil)
+    -> (index: Int, label: String)?
+  {
+    let count = ed25519Keys?.count ?? seeds.count
+    precondition(seeds.count == count || (seeds.isEmpty && !needsSeeds), "a seed each")
+    guard !plan.isEmpty, count > 0 else { return nil }
     var result: (index: Int, label: String)?
     let lanes =
-      ed25519Nodes.isEmpty || seeds.count < 2 || seeds.contains(where: { $0.count != 64 })
+      ed25519Keys != nil || ed25519Nodes.isEmpty || seeds.count < 2
+        || seeds.contains(where: { $0.count != 64 })
       ? nil : HMACSHA512Lanes.laneCount
     let aheadBytes = lanes == nil ? 0 : seeds.count * ed25519Nodes.count * 64
     let laneBytes = lanes.map { HMACSHA512Lanes.scratchByteCount + $0 * 64 } ?? 0
@@ -224,10 +264,14 @@ package final class TargetMatcher {
         deriveEd25519Ahead(seeds, lanes: lanes, into: base + own, work: base + own + aheadBytes)
         derivedAhead = base + own
       }
-      defer { derivedAhead = nil }
-      for (index, seed) in seeds.enumerated() {
+      deviceKeys = ed25519Keys
+      defer {
+        derivedAhead = nil
+        deviceKeys = nil
+      }
+      for index in 0..<count {
         seedAtHand = index
-        if let label = match(seed: seed, scratch: base) {
+        if let label = match(seed: seeds.isEmpty ? Self.noSeed : seeds[index], scratch: base) {
           result = (index, label)
           break
         }
@@ -343,6 +387,19 @@ package final class TargetMatcher {
     flags[node] |= Self.derived
     let slot = scratch + node * Self.stride
     let curve = nodes[node].curve
+    if let keys = deviceKeys, ed25519Index[node] != nil {
+      // Derived on the device, parents first, each counted as computed; only the identities'
+      // nodes came back, the others' keys are never read.
+      if let parent = nodes[node].parent { _ = derive(parent, seed, scratch) }
+      stats.hmacs += 1
+      if let output = ed25519Output[node] {
+        keys[seedAtHand].withUnsafeBytes {
+          slot.copyMemory(from: $0.baseAddress! + 32 * output, byteCount: Self.keyBytes)
+        }
+      }
+      flags[node] |= Self.valid
+      return true
+    }
     if let ahead = derivedAhead, let position = ed25519Index[node] {
       // Taken from the batch's derivation, parents first, each counted as computed.
       if let parent = nodes[node].parent { _ = derive(parent, seed, scratch) }

@@ -135,6 +135,46 @@ struct RecoverEngineTests {
     #expect((results[0]["checked"] as? Int ?? 0) > 1000)
   }
 
+  /// Ed25519 targets (the SLIP-0010 chain derived on the device after the seed, only keys
+  /// coming back; beside an address, the seeds too), the last word unknown (128 phrases pass
+  /// the checksum): the same match and counts from both engines, and a PeerID of another
+  /// phrase exhausts the same search.
+  @Test(
+    .enabled(if: hasOpenCLDevice, "no OpenCL device (install pocl-opencl-icd)"),
+    arguments: ["peer-id", "did", "address and peer-id", "exhausted"])
+  func ed25519TargetsAgreeWithTheCPU(targets: String) throws {
+    let truth = try RecoverTests.identities(RecoverTests.truth)
+    let other = try RecoverTests.identities(RecoverTests.other)
+    let options: [String] =
+      switch targets {
+      case "peer-id": ["--peer-id", RecoverTests.field(truth, "ipfs", "peerId")]
+      case "did": ["--did", RecoverTests.field(truth, "radicle", "did")]
+      case "address and peer-id":
+        [
+          "--address", RecoverTests.field(other, "wallet", "address"), "--peer-id",
+          RecoverTests.field(truth, "ipfs", "peerId"),
+        ]
+      default: ["--peer-id", RecoverTests.field(other, "ipfs", "peerId")]
+      }
+    let damaged = "legal winner thank year wave sausage worth useful legal winner thank ?\n"
+    var results: [[String: Any]] = []
+    for engine in ["cpu", "opencl"] {
+      // One thread: the counts up to the match are then the same on every run.
+      let run = try CLI.run(
+        ["recover", "--mnemonic-file", "-", "--threads", "1", "--typos", "0", "--json"]
+          + options + ["--engine", engine], stdin: damaged)
+      #expect(run.status == (targets == "exhausted" ? 4 : 0), "\(run.stderr)")
+      #expect(run.stderr.hasPrefix("engine: OpenCL device ") == (engine == "opencl"))
+      results.append(try Self.json(run))
+    }
+    #expect(results[0]["candidates"] as? Int == 2048)
+    #expect(results[0]["found"] as? Bool == (targets != "exhausted"))
+    for key in ["found", "candidates", "checksumValid", "checked", "matched", "searched"] {
+      #expect("\(results[0][key] ?? "-")" == "\(results[1][key] ?? "-")", "\(key)")
+    }
+    #expect((results[0]["changes"] as? NSArray)?.isEqual(results[1]["changes"]) ?? true)
+  }
+
   /// A vault password found among passwords of mixed lengths (the one of 27 bytes, others of
   /// 2 to 80, 76 among them): the same password, the same count, from both engines.
   @Test(.enabled(if: hasOpenCLDevice, "no OpenCL device (install pocl-opencl-icd)"))
