@@ -39,17 +39,14 @@ public struct SLIP10Ed25519Steps: Sendable, Equatable {
   /// kernel returns for one seed.
   public func keys(seed: SecureBytes) -> SecureBytes {
     var nodes = [HMACSHA512.authenticate(key: Array("ed25519 seed".utf8), message: seed)]
-    for step in steps {
-      let parent = nodes[step.parent]
-      let message = SecureBytes(count: 37) { out in
-        out[0] = 0
-        parent.withUnsafeBytes {
-          out.baseAddress!.advanced(by: 1).copyMemory(
-            from: $0.baseAddress!, byteCount: 32)
-        }
-        out.storeBytes(of: step.index.bigEndian, toByteOffset: 33, as: UInt32.self)
+    _ = SecureBytes(count: HardenedChild.messageByteCount) { message in
+      for step in steps {
+        let parent = nodes[step.parent]
+        nodes.append(
+          HardenedChild.authenticate(
+            privateKey: parent[0..<32], chainCode: parent[32..<64], rawIndex: step.index,
+            message: message))
       }
-      nodes.append(HMACSHA512.authenticate(key: parent[32..<64], message: message))
     }
     return SecureBytes(count: 32 * outputs.count) { out in
       for (position, node) in outputs.enumerated() {

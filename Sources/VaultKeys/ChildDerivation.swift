@@ -14,14 +14,13 @@ import CryptoPrimitives
 enum ChildDerivation {
   /// The byte length of a private key and of each half of the HMAC output.
   static let halfByteCount = 32
-  private static let hardenedMessageByteCount = 1 + halfByteCount + 4
 
   /// Calls `body` with a zeroizing scratch buffer for hardened-child messages, wiped afterwards.
   static func withScratch<R>(
     _ body: (HardenedMessage) throws(KeyDerivationError) -> R
   ) throws(KeyDerivationError) -> R {
     var outcome: Result<R, KeyDerivationError>?
-    _ = SecureBytes(count: hardenedMessageByteCount) { buffer in
+    _ = SecureBytes(count: HardenedChild.messageByteCount) { buffer in
       outcome = Result { () throws(KeyDerivationError) -> R in
         try body(HardenedMessage(buffer: buffer))
       }
@@ -34,16 +33,12 @@ enum ChildDerivation {
   struct HardenedMessage {
     fileprivate let buffer: UnsafeMutableRawBufferPointer
 
-    /// `I = HMAC-SHA512(chainCode, 0x00 ‖ ser256(k) ‖ ser32(i))`.
+    /// `I = HMAC-SHA512(chainCode, 0x00 ‖ ser256(k) ‖ ser32(i))` (`HardenedChild`).
     func authenticate(
       privateKey: some ContiguousBytes, chainCode: some ContiguousBytes, rawIndex: UInt32
     ) -> SecureBytes {
-      buffer[0] = 0
-      privateKey.withUnsafeBytes {
-        UnsafeMutableRawBufferPointer(rebasing: buffer[1...halfByteCount]).copyMemory(from: $0)
-      }
-      ExtendedKeyEncoding.storeBigEndian32(rawIndex, into: buffer, at: 1 + halfByteCount)
-      return HMACSHA512.authenticate(key: chainCode, message: UnsafeRawBufferPointer(buffer))
+      HardenedChild.authenticate(
+        privateKey: privateKey, chainCode: chainCode, rawIndex: rawIndex, message: buffer)
     }
 
     /// The hardened chain from `key` and `chainCode` through `components`: at each step
