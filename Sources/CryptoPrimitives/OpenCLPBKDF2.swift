@@ -19,6 +19,15 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
   private let sha256Program: fk_cl_program
   /// Queues (with a kernel of each hash) not in use; a call takes one or makes one.
   private let idle = Mutex<[Queue]>([])
+  /// The batch size measured on this device when it was opened (`OpenCLBatchSize`); set once,
+  /// before the engine is handed out.
+  public private(set) var batchSize: OpenCLBatchSize
+  /// The calls (numbered from 0, each `derive…` one) that fail as a device failure would:
+  /// empty, except on an engine a test made with `failing(calls:)`.
+  private let faults: Set<Int>
+  private let calls = Atomic<Int>(0)
+  /// The calls made so far, on an engine a test made with `failing(calls:)` (0 on others).
+  package var callCount: Int { calls.load(ordering: .relaxed) }
 
   /// A command queue with its own kernel objects (clSetKernelArg is not safe across threads on
   /// one kernel).
@@ -44,6 +53,7 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
       if let engine = engines[device.number] { return engine }
       let engine = try OpenCLPBKDF2(device: device, library: OpenCLLibrary.loaded.get())
       try engine.selfTest()
+      engine.batchSize = try engine.measureBatchSize()
       engines[device.number] = engine
       return engine
     }
@@ -63,6 +73,26 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     self.context = context
     sha512Program = try Self.build(library, context, id, OpenCLKernelSource.sha512Options)
     sha256Program = try Self.build(library, context, id, OpenCLKernelSource.sha256Options)
+    let first = OpenCLBatchSize.bounds(computeUnits: device.computeUnits, largest: Self.maxLaunch)
+    batchSize = OpenCLBatchSize(chosen: first.lowerBound, trials: [], iterations: 0)
+    faults = []
+  }
+
+  /// The same device, programs and batch size, with queues of its own, whose calls numbered
+  /// in `calls` (from 0) throw as a failing device does, for tests of what a search does then.
+  package func failing(calls: Set<Int>) -> OpenCLPBKDF2 {
+    OpenCLPBKDF2(sharing: self, faults: calls)
+  }
+
+  private init(sharing engine: OpenCLPBKDF2, faults: Set<Int>) {
+    device = engine.device
+    library = engine.library
+    context = engine.context
+    deviceID = engine.deviceID
+    sha512Program = engine.sha512Program
+    sha256Program = engine.sha256Program
+    batchSize = engine.batchSize
+    self.faults = faults
   }
 
   private static func build(
@@ -93,10 +123,25 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     return program
   }
 
-  /// How many candidates to pass in one call: enough work items to fill the device's compute
-  /// units (a first setting, to be measured on each GPU).
-  public var preferredBatchSize: Int {
-    device.isGPU ? device.computeUnits * 512 : max(64, device.computeUnits * 32)
+  /// How many candidates to pass in one call: the batch size measured on this device when it
+  /// was first opened (`batchSize`).
+  public var preferredBatchSize: Int { batchSize.chosen }
+
+  /// Times the SHA-512 kernel on growing batches of BIP-39-like inputs (sentences of 90 bytes,
+  /// the salt "mnemonic"), as `OpenCLBatchSize.measure` says.
+  private func measureBatchSize() throws(OpenCLError) -> OpenCLBatchSize {
+    let sizes = OpenCLBatchSize.bounds(computeUnits: device.computeUnits, largest: Self.maxLaunch)
+    let sentence = SecureBytes(Array(repeating: 0x61, count: 90))
+    let salt = SecureBytes(utf8: "mnemonic")
+    let clock = ContinuousClock()
+    return try OpenCLBatchSize.measure(sizes: sizes) { size throws(OpenCLError) -> Double in
+      let passwords = Array(repeating: sentence, count: size)
+      let salts = Array(repeating: salt, count: size)
+      let start = clock.now
+      _ = try derive(.sha512, passwords, salts, OpenCLBatchSize.iterations)
+      let elapsed = clock.now - start
+      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
   }
 
   // MARK: Deriving
@@ -158,6 +203,9 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     precondition(iterations >= 1 && iterations <= Int(UInt32.max), "PBKDF2 iterations")
     precondition(salts.count == passwords.count, "one salt per password")
     guard !passwords.isEmpty else { return ([], []) }
+    if !faults.isEmpty, faults.contains(calls.add(1, ordering: .relaxed).oldValue) {
+      throw .callFailed(function: "clEnqueueNDRangeKernel (a fault a test injected)", code: -5)
+    }
     let queue = try takeQueue()
     defer { idle.withLock { $0.append(queue) } }
     var launchSize = Self.maxLaunch

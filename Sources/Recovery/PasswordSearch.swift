@@ -114,6 +114,9 @@ package final class PasswordSearch: Sendable {
   }
 
   private func work(_ coordinator: PasswordCoordinator) {
+    if backend.device != nil, let (salt, iterations) = target.pbkdf2 {
+      return workPipelined(coordinator, salt: SecureBytes(salt), iterations: iterations)
+    }
     while let range = coordinator.take() {
       do {
         let match = try target.firstOpening(passwords.passwords(range), on: backend)
@@ -122,6 +125,44 @@ package final class PasswordSearch: Sendable {
         coordinator.fail(error)
       }
     }
+  }
+}
+
+extension PasswordSearch {
+  /// `work` with the keys on a device, double-buffered: a batch is handed to the worker's
+  /// `DeviceLane`, then the batch before it is waited for and checked while the device
+  /// computes the new one and the worker takes the next. At most two batches are on the device
+  /// per worker. Batches are reported in the order taken; after a match (this worker's or
+  /// another's) the batches still on the device that lie past it are dropped unchecked and
+  /// uncounted, as a worker on the CPU takes none after it (one before it is still checked,
+  /// so the first password is the one found); after an interrupt they are checked and kept.
+  fileprivate func workPipelined(
+    _ coordinator: PasswordCoordinator, salt: SecureBytes, iterations: Int
+  ) {
+    let lane = DeviceLane()
+    let backend = backend
+    var inFlight: [(range: Range<Int>, keys: PendingBatch<[SecureBytes]>)] = []
+    func checkOldest() {
+      let (range, pending) = inFlight.removeFirst()
+      let keys = pending.wait()
+      // Past a match found already, a batch cannot change the answer.
+      if let found = coordinator.found, found < range.lowerBound { return }
+      coordinator.finish(
+        range, found: target.firstOpening(keys: keys).map { range.lowerBound + $0 })
+    }
+    while let range = coordinator.take() {
+      let batch = passwords.passwords(range)
+      let salts = Array(repeating: salt, count: batch.count)
+      inFlight.append(
+        (
+          range,
+          lane.submit {
+            backend.deriveSHA256Keys(passwords: batch, salts: salts, iterations: iterations)
+          }
+        ))
+      if inFlight.count == 2 { checkOldest() }
+    }
+    while !inFlight.isEmpty { checkOldest() }
   }
 }
 
@@ -162,6 +203,9 @@ private final class PasswordCoordinator: Sendable {
   }
 
   func requestStop() { stopping.store(true, ordering: .releasing) }
+
+  /// The password a worker found, if one did.
+  var found: Int? { state.withLock { $0.found } }
 
   func finish(_ range: Range<Int>, found: Int?) {
     state.withLock { state in

@@ -103,6 +103,26 @@ package enum PasswordTarget: Sendable {
     }
   }
 
+  /// The file's PBKDF2-HMAC-SHA256 salt and iterations, where its key is derived so (nil for
+  /// scrypt): a batch's keys may then be derived apart from their check
+  /// (`firstOpening(keys:)`), as a search on a device does.
+  package var pbkdf2: (salt: [UInt8], iterations: Int)? {
+    switch check {
+    case .sealed(let vault): (vault.keySalt, vault.iterations)
+    case .keystore(let keystore):
+      if case .pbkdf2(let iterations) = keystore.kdf { (keystore.salt, iterations) } else { nil }
+    }
+  }
+
+  /// The index of the first of `keys` (the PBKDF2 keys of a batch, as `pbkdf2` says) that
+  /// passes the file's check, or nil.
+  package func firstOpening(keys: [SecureBytes]) -> Int? {
+    switch check {
+    case .sealed(let vault): keys.firstIndex(where: vault.isKey)
+    case .keystore(let keystore): keys.firstIndex(where: keystore.macMatches)
+    }
+  }
+
   /// Opens the file with `password` as the app does (the vault's mnemonic read; the keystore's
   /// key decrypted and its address compared with the file's), so a password found is one the
   /// app accepts.

@@ -30,16 +30,21 @@ package final class PhraseRecovery: Sendable {
     /// Where the seeds' PBKDF2 runs. Not part of the search's definition: a part searched on a
     /// GPU and one on the CPU derive the same seeds, count the same and collect together.
     package var backend: PBKDF2Backend
+    /// Phrases per PBKDF2 batch; nil: the backend's (`PBKDF2Backend.seedBatchSize`). Not part
+    /// of the search's definition either.
+    package var batchSize: Int?
 
     package init(
       threads: Int = ProcessInfo.processInfo.activeProcessorCount, shardIndex: Int = 1,
-      shardCount: Int = 1, chunkSize: UInt64 = 1 << 13, backend: PBKDF2Backend = .cpu
+      shardCount: Int = 1, chunkSize: UInt64 = 1 << 13, backend: PBKDF2Backend = .cpu,
+      batchSize: Int? = nil
     ) {
       self.threads = threads
       self.shardIndex = shardIndex
       self.shardCount = shardCount
       self.chunkSize = chunkSize
       self.backend = backend
+      self.batchSize = batchSize
     }
   }
 
@@ -332,25 +337,38 @@ package final class PhraseRecovery: Sendable {
   /// Takes chunks until none is left or the search stops.
   private func work(_ coordinator: Coordinator) {
     let length = search.wordCount
-    let batchSize = max(1, configuration.backend.seedBatchSize)
-    // indices, digits, the batch's candidates, entropy and its SHA-256: all in one wiped buffer.
-    let scratchBytes = 2 * length * (2 + batchSize) + 64
-    _ = SecureBytes(count: scratchBytes) { scratch in
-      let words = scratch.baseAddress!.bindMemory(
-        to: UInt16.self, capacity: length * (2 + batchSize))
+    let batchSize = self.batchSize
+    // On a device with targets, two batches: one on the device while the next is made.
+    let pipelined = configuration.backend.device != nil && !targets.isEmpty
+    let words = length * (2 + (pipelined ? 2 : 1) * batchSize)
+    // indices, digits, the batches' candidates, entropy and its SHA-256: one wiped buffer.
+    _ = SecureBytes(count: 2 * words + 64) { scratch in
+      let base = scratch.baseAddress!.bindMemory(to: UInt16.self, capacity: words)
       let buffers = Buffers(
-        current: words, batch: words + 2 * length,
-        entropy: scratch.baseAddress! + 2 * length * (2 + batchSize))
+        current: base, batch: base + 2 * length, entropy: scratch.baseAddress! + 2 * words)
       // The candidate space is the model's: the damage model's parts, or the orders of the
       // written words. Each is its own specialisation of the one loop.
       if let order = search.order {
         var cursor = OrderCursor(order)
-        work(coordinator, cursor: &cursor, buffers: buffers)
+        if pipelined {
+          workPipelined(coordinator, cursor: &cursor, buffers: buffers)
+        } else {
+          work(coordinator, cursor: &cursor, buffers: buffers)
+        }
       } else {
-        var cursor = PartsCursor(search: search, digits: words + length)
-        work(coordinator, cursor: &cursor, buffers: buffers)
+        var cursor = PartsCursor(search: search, digits: base + length)
+        if pipelined {
+          workPipelined(coordinator, cursor: &cursor, buffers: buffers)
+        } else {
+          work(coordinator, cursor: &cursor, buffers: buffers)
+        }
       }
     }
+  }
+
+  /// Phrases per PBKDF2 batch.
+  private var batchSize: Int {
+    max(1, configuration.batchSize ?? configuration.backend.seedBatchSize)
   }
 
   /// Where a worker keeps a candidate, a batch and the checksum's entropy (wiped scratch).
@@ -365,7 +383,7 @@ package final class PhraseRecovery: Sendable {
     _ coordinator: Coordinator, cursor: inout Cursor, buffers: Buffers
   ) {
     let length = search.wordCount
-    let batchSize = max(1, configuration.backend.seedBatchSize)
+    let batchSize = self.batchSize
     let matcher = targets.isEmpty ? nil : TargetMatcher(targets: targets)
     let entropyBytes = (length * 11 - length / 3) / 8
     let current = buffers.current
@@ -450,6 +468,220 @@ package final class PhraseRecovery: Sendable {
     }
   }
 
+  // MARK: - The worker on a device
+
+  /// A batch of the pipelined worker: its phrases' word indices (in one of the two scratch
+  /// batches), and each slot's part, passphrase, chunk (its `OpenChunk.id`) and place among
+  /// its chunk's checksum-valid phrases.
+  private struct DeviceBatch {
+    let words: UnsafeMutablePointer<UInt16>
+    var count = 0
+    var parts: [Int]
+    var passphrases: [Int]
+    var chunks: [Int]
+    var ordinals: [Int]
+
+    init(words: UnsafeMutablePointer<UInt16>, capacity: Int) {
+      self.words = words
+      parts = Array(repeating: 0, count: capacity)
+      passphrases = parts
+      chunks = parts
+      ordinals = parts
+    }
+  }
+
+  /// A chunk the pipelined worker took and has not finished: its counts, whether all its
+  /// candidates were made, and the last batch that holds one of them.
+  private struct OpenChunk {
+    /// Its place among the chunks (or slices of one) this worker took: one chunk's slices
+    /// may be taken one after another.
+    let id: Int
+    let chunk: Int
+    /// Its candidates' numbers.
+    let low: UInt64
+    let high: UInt64
+    var counts = Counts()
+    var made = false
+    var lastBatch = -1
+  }
+
+  /// `work(_:cursor:buffers:)` with the seeds on a device, double-buffered: a full batch is
+  /// handed to the worker's `DeviceLane`, the batch before it is then waited for and checked
+  /// (libsecp256k1, libsodium, the targets) while the device computes the new one, and the
+  /// worker makes the next. At most two batches are on the device per worker, and one more is
+  /// being filled. Batches span chunks, so a device gets full batches however few phrases a
+  /// chunk has; a chunk is reported done only once every batch holding one of its phrases was
+  /// checked, in the order they were made, so a checkpoint covers checked chunks only and a
+  /// match in an earlier batch is always the one found. Stopping (an interrupt, another
+  /// worker's match) makes no more candidates: the batches made are checked and the chunks
+  /// they complete kept.
+  private func workPipelined<Cursor: CandidateCursor>(
+    _ coordinator: Coordinator, cursor: inout Cursor, buffers: Buffers
+  ) {
+    let length = search.wordCount
+    let batchSize = self.batchSize
+    let matcher = TargetMatcher(targets: targets)
+    let backend = configuration.backend
+    let steps = matcher.ed25519Steps
+    let keepingSeeds = matcher.needsSeeds
+    let entropyBytes = (length * 11 - length / 3) / 8
+    let current = buffers.current
+    let entropy = buffers.entropy
+    let lane = DeviceLane()
+    typealias Derived = (seeds: [SecureBytes], ed25519Keys: [SecureBytes]?)
+    var inFlight: [(batch: DeviceBatch, sequence: Int, result: PendingBatch<Derived>)] = []
+    var sequence = 0
+    var lastChecked = -1
+    var filling = DeviceBatch(words: buffers.batch, capacity: batchSize)
+    var chunks: [OpenChunk] = []
+    var taken = 0
+    var found: Found?
+
+    // Reports, in order, the chunks whose candidates are all made and checked.
+    func finishChecked() {
+      while let first = chunks.first, first.made, first.lastBatch <= lastChecked {
+        coordinator.finish(chunk: first.chunk, counts: first.counts, found: nil)
+        chunks.removeFirst()
+      }
+    }
+
+    // Waits for the oldest batch on the device and checks its keys.
+    func checkOldest() {
+      let (batch, number, pending) = inFlight.removeFirst()
+      let (seeds, keys) = pending.wait()
+      let hit = matcher.firstMatch(in: seeds, ed25519Keys: keys)
+      let checked = hit.map { $0.index + 1 } ?? batch.count
+      var place = 0
+      for slot in 0..<checked {
+        while chunks[place].id != batch.chunks[slot] { place += 1 }
+        chunks[place].counts.checked += 1
+      }
+      lastChecked = number
+      guard let (slot, label) = hit else { return finishChecked() }
+      // The chunks before the match's are made and checked: done, as on the CPU.
+      let id = batch.chunks[slot]
+      while let first = chunks.first, first.id != id {
+        coordinator.finish(chunk: first.chunk, counts: first.counts, found: nil)
+        chunks.removeFirst()
+      }
+      let counts = recount(chunks[0], through: batch.ordinals[slot])
+      let indices = (0..<length).map { Int(batch.words[slot * length + $0]) }
+      let part = batch.parts[slot]
+      let passphrase = batch.passphrases[slot]
+      found = Found(
+        part: part, passphrase: passphrase, indices: indices, label: label,
+        record: match(part: part, passphrase: passphrase, indices: indices))
+      coordinator.finish(chunk: chunks[0].chunk, counts: counts, found: found)
+      chunks.removeAll()
+    }
+
+    // The counts of a chunk whose checksum-valid phrase `ordinal` matched, as the worker on
+    // the CPU reports them (its batches start with the chunk: the candidates up to the end of
+    // the batch holding the match), whichever way this worker's batches fell: the chunk is
+    // walked again to there (a SHA-256 a candidate). Resuming from a checkpoint, or another
+    // batch size, then counts the same as the CPU.
+    func recount(_ open: OpenChunk, through ordinal: Int) -> Counts {
+      let end = UInt64((ordinal / batchSize + 1) * batchSize)
+      var counts = Counts(checked: UInt64(ordinal + 1))
+      cursor.seek(to: open.low % search.candidateCount, current)
+      var number = open.low
+      while number < open.high {
+        counts.candidates += 1
+        if passesChecksum(current, length: length, entropy: entropy, entropyBytes: entropyBytes),
+          !cursor.triedEarlier(current)
+        {
+          counts.checksumValid += 1
+          if counts.checksumValid == end { break }
+        }
+        number += 1
+        if number < open.high { _ = cursor.advance(current) }
+      }
+      return counts
+    }
+
+    // Hands the batch being filled to the device, then checks the one before it.
+    func handOver() {
+      let batch = filling
+      let sentences = (0..<batch.count).map { sentence(batch.words + $0 * length) }
+      let salts = salts(batch.passphrases[0..<batch.count])
+      let result = lane.submit {
+        Self.derive(
+          sentences, salts: salts, on: backend, ed25519: steps, keepingSeeds: keepingSeeds)
+      }
+      inFlight.append((batch, sequence, result))
+      sequence += 1
+      // The other scratch batch is free once the batch before this one is checked.
+      let other = batch.words == buffers.batch ? buffers.batch + batchSize * length : buffers.batch
+      if inFlight.count == 2 { checkOldest() }
+      filling = DeviceBatch(words: other, capacity: batchSize)
+    }
+
+    chunksLoop: while found == nil, let (chunk, slice) = coordinator.take() {
+      let chunkLow = range.lowerBound + UInt64(chunk) * configuration.chunkSize
+      let chunkHigh = min(range.upperBound, chunkLow + configuration.chunkSize)
+      let sliceSize =
+        (chunkHigh - chunkLow + UInt64(coordinator.slices) - 1) / UInt64(coordinator.slices)
+      let low = min(chunkHigh, chunkLow + UInt64(slice) * sliceSize)
+      let high = min(chunkHigh, low + sliceSize)
+      chunks.append(OpenChunk(id: taken, chunk: chunk, low: low, high: high))
+      taken += 1
+      // Candidate n is phrase n mod W with passphrase n / W.
+      let phraseCount = search.candidateCount
+      var passphrase = Int(low / phraseCount)
+      cursor.seek(to: low % phraseCount, current)
+      var number = low
+      while number < high {
+        chunks[chunks.count - 1].counts.candidates += 1
+        if passesChecksum(current, length: length, entropy: entropy, entropyBytes: entropyBytes),
+          !cursor.triedEarlier(current)
+        {
+          chunks[chunks.count - 1].counts.checksumValid += 1
+          chunks[chunks.count - 1].lastBatch = sequence
+          let slot = filling.count
+          (filling.words + slot * length).update(from: current, count: length)
+          filling.parts[slot] = cursor.part
+          filling.passphrases[slot] = passphrase
+          filling.chunks[slot] = taken - 1
+          filling.ordinals[slot] = Int(chunks[chunks.count - 1].counts.checksumValid) - 1
+          filling.count += 1
+          if filling.count == batchSize {
+            handOver()
+            if found != nil { break chunksLoop }
+            // Stopping: this chunk is left undone, as on the CPU; its batches made are checked.
+            if coordinator.isStopping { break chunksLoop }
+          }
+        }
+        number += 1
+        // Every phrase was tried with this passphrase: the next one.
+        if number < high, !cursor.advance(current) { passphrase += 1 }
+      }
+      // The chunk being made is the last open one (the ones before it may be done by now).
+      chunks[chunks.count - 1].made = true
+      finishChecked()
+    }
+    // The last batch, however few phrases it holds, then every batch still on the device.
+    if found == nil, filling.count > 0 { handOver() }
+    while found == nil, !inFlight.isEmpty { checkOldest() }
+    // After a match: the batches handed over later are computed, and dropped unchecked.
+    for batch in inFlight { _ = batch.result.wait() }
+  }
+
+  /// The seeds of a batch on `backend`, and the Ed25519 keys of `steps` where given (on a
+  /// device; the lane's thread calls this without the matcher).
+  private static func derive(
+    _ sentences: [SecureBytes], salts: [SecureBytes], on backend: PBKDF2Backend,
+    ed25519 steps: SLIP10Ed25519Steps?, keepingSeeds: Bool
+  ) -> (seeds: [SecureBytes], ed25519Keys: [SecureBytes]?) {
+    if let steps {
+      return backend.deriveBIP39Seeds(
+        mnemonics: sentences, salts: salts, iterations: Mnemonic.seedIterations,
+        ed25519: steps, keepingSeeds: keepingSeeds)
+    }
+    let seeds = backend.deriveBIP39Seeds(
+      mnemonics: sentences, salts: salts, iterations: Mnemonic.seedIterations)
+    return (seeds, nil)
+  }
+
   /// The batch's seeds on the backend. On a device, with Ed25519 identities, their SLIP-0010
   /// keys are derived there too, after each seed (only the keys come back, and the seeds only
   /// when a secp256k1 identity needs them); the CPU engine derives seeds alone, as before.
@@ -457,14 +689,10 @@ package final class PhraseRecovery: Sendable {
     -> (seeds: [SecureBytes], ed25519Keys: [SecureBytes]?)
   {
     let backend = configuration.backend
-    if backend.device != nil, let steps = matcher.ed25519Steps {
-      return backend.deriveBIP39Seeds(
-        mnemonics: sentences, salts: salts, iterations: Mnemonic.seedIterations,
-        ed25519: steps, keepingSeeds: matcher.needsSeeds)
-    }
-    let seeds = backend.deriveBIP39Seeds(
-      mnemonics: sentences, salts: salts, iterations: Mnemonic.seedIterations)
-    return (seeds, nil)
+    return Self.derive(
+      sentences, salts: salts, on: backend,
+      ed25519: backend.device == nil ? nil : matcher.ed25519Steps,
+      keepingSeeds: matcher.needsSeeds)
   }
 
   /// The salt of each passphrase of a batch, made once for a run of equal ones.

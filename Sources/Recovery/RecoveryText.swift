@@ -66,12 +66,14 @@ package enum RecoveryText {
     return "\(engine)"
   }
 
-  /// The engine a search's batches run on: the OpenCL device ("OpenCL device 1: NVIDIA …
-  /// (NVIDIA CUDA, GPU, 128 compute units)"), else the CPU engine `cpu` as `engineName` names it.
+  /// The engine a search's batches run on: the OpenCL device and the batch measured on it
+  /// ("OpenCL device 1: NVIDIA … (NVIDIA CUDA, GPU, 128 compute units), batches of 65,536
+  /// (measured)"), else the CPU engine `cpu` as `engineName` names it.
   package static func engineName(_ backend: PBKDF2Backend, cpu: PBKDF2SHA512Batch.Engine)
     -> String
   {
-    backend.device.map(\.description) ?? engineName(cpu)
+    guard case .openCL(let engine) = backend else { return engineName(cpu) }
+    return "\(engine.device), batches of \(grouped(UInt64(engine.preferredBatchSize))) (measured)"
   }
 
   /// The first line of a phrase search: the seed engine and, per candidate, the point

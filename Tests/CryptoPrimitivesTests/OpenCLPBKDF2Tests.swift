@@ -172,3 +172,53 @@ enum OpenCLTestDevice {
     }
   }
 }
+
+/// The batch size: chosen from timings given as values (no device), and measured once on the
+/// device here.
+@Suite struct OpenCLBatchSizeTests {
+  /// A call costs 10 ms plus 1 µs a candidate: the rate grows with the batch until the fixed
+  /// cost is small; 131,072 is the last doubling to gain more than 5 % (262,144 gains 3.7 %).
+  @Test func theRateStopsImprovingByMoreThanFivePercent() {
+    let measured = OpenCLBatchSize.measure(sizes: 128...(1 << 18)) { (size: Int) -> Double in
+      0.01 + Double(size) / 1e6
+    }
+    #expect(measured.chosen == 1 << 17)
+    #expect(measured.trials.map(\.size) == (7...18).map { 1 << $0 })
+  }
+
+  /// Never past the largest size; a flat rate keeps the first; the time budget stops the
+  /// doubling (0.3 s a call: a third call would pass 1 s).
+  @Test func theBoundsAndTheBudget() {
+    let capped = OpenCLBatchSize.measure(sizes: 128...1024) { (size: Int) -> Double in
+      Double(size) / 1e9 + 1e-3
+    }
+    #expect(capped.chosen == 1024 && capped.trials.map(\.size) == [128, 256, 512, 1024])
+    let flat = OpenCLBatchSize.measure(sizes: 128...(1 << 18)) { (size: Int) -> Double in
+      Double(size) / 1000
+    }
+    #expect(flat.chosen == 128 && flat.trials.map(\.size) == [128, 256])
+    let slow = OpenCLBatchSize.measure(sizes: 128...(1 << 18)) { (_: Int) -> Double in 0.3 }
+    #expect(slow.chosen == 256 && slow.trials.map(\.size) == [128, 256])
+    #expect(OpenCLBatchSize.bounds(computeUnits: 2, largest: 1 << 18) == 128...(1 << 18))
+    #expect(OpenCLBatchSize.bounds(computeUnits: 0, largest: 32) == 32...32)
+  }
+
+  /// On the device: a size within the bounds that was one of the trials (doubling from the
+  /// first), measured when the engine was opened and kept: opening it again measures nothing
+  /// more, and both backends' batch sizes are it.
+  @Test(.enabled(if: OpenCLTestDevice.engine != nil, OpenCLTestDevice.skipReason))
+  func theDeviceIsMeasuredOnce() throws {
+    let engine = try #require(OpenCLTestDevice.engine)
+    let measured = engine.batchSize
+    let bounds = OpenCLBatchSize.bounds(computeUnits: engine.device.computeUnits, largest: 1 << 18)
+    #expect(bounds.contains(measured.chosen))
+    #expect(measured.trials.map(\.size).contains(measured.chosen))
+    #expect(measured.trials.first?.size == bounds.lowerBound)
+    #expect(zip(measured.trials, measured.trials.dropFirst()).allSatisfy { $1.size == 2 * $0.size })
+    #expect(measured.iterations == 256)
+    let again = try OpenCLPBKDF2.open(engine.device)
+    #expect(again === engine && again.batchSize == measured)
+    #expect(PBKDF2Backend.openCL(engine).seedBatchSize == measured.chosen)
+    #expect(PBKDF2Backend.openCL(engine).keyBatchSize == measured.chosen)
+  }
+}
