@@ -520,6 +520,7 @@ package final class PhraseRecovery: Sendable {
   ) {
     let length = search.wordCount
     let batchSize = self.batchSize
+    let cpuBatchSize = max(1, configuration.batchSize ?? PBKDF2SHA512Batch.preferredBatchSize)
     let matcher = TargetMatcher(targets: targets)
     let backend = configuration.backend
     let steps = matcher.ed25519Steps
@@ -575,13 +576,13 @@ package final class PhraseRecovery: Sendable {
       chunks.removeAll()
     }
 
-    // The counts of a chunk whose checksum-valid phrase `ordinal` matched, as the worker on
-    // the CPU reports them (its batches start with the chunk: the candidates up to the end of
-    // the batch holding the match), whichever way this worker's batches fell: the chunk is
-    // walked again to there (a SHA-256 a candidate). Resuming from a checkpoint, or another
-    // batch size, then counts the same as the CPU.
+    // The counts of a chunk whose checksum-valid phrase `ordinal` matched, as the CPU engine
+    // reports them (its batches of `cpuBatchSize` start with the chunk: the candidates up to
+    // the end of the batch holding the match), whichever way this worker's batches fell: the
+    // chunk is walked again to there (a SHA-256 a candidate). The counts of a search then
+    // depend on neither the engine, nor its batch size, nor a resumed checkpoint.
     func recount(_ open: OpenChunk, through ordinal: Int) -> Counts {
-      let end = UInt64((ordinal / batchSize + 1) * batchSize)
+      let end = UInt64((ordinal / cpuBatchSize + 1) * cpuBatchSize)
       var counts = Counts(checked: UInt64(ordinal + 1))
       cursor.seek(to: open.low % search.candidateCount, current)
       var number = open.low
