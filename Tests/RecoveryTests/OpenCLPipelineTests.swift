@@ -121,4 +121,29 @@ struct OpenCLPipelineTests {
       if device.found == nil { #expect(Self.counts(device) == [2048, 128, 128]) }
     }
   }
+
+  /// A vault (1,000 rounds) and four batches of passwords, the one that opens it in the
+  /// second batch, on one thread: the device finds it and counts the two batches checked (the
+  /// third, on the device beside the second, is dropped uncounted, as the CPU takes no batch
+  /// after a match); a device failing its second call gives the same; the CPU finds the same.
+  @Test func aPasswordSearchIsPipelinedAlike() throws {
+    let engine = try OpenCLChainDevice.opened.get()
+    let batch = engine.preferredBatchSize
+    let json = try DesktopVault.encrypt(
+      mnemonic: SecureBytes(utf8: F.legalWinner),
+      password: SecureBytes(utf8: "Correct horse battery stapl"), iterations: 1_000)
+    let target = PasswordTarget.vault(try DesktopVault(json: json))
+    var lines = (0..<(4 * batch)).map { "wrong \($0)" }
+    lines[batch + 5] = "Correct horse battery stapl"
+    let set = try PasswordSet(
+      remembered: nil, candidates: SecureBytes(utf8: lines.joined(separator: "\n")))
+    for backend in [PBKDF2Backend.openCL(engine), .openCL(engine.failing(calls: [1])), .cpu] {
+      let outcome = try PasswordSearch(
+        target: target, passwords: set, threads: 1, backend: backend
+      ).run()
+      #expect(outcome.found?.index == batch + 5)
+      #expect(outcome.isComplete)
+      if backend.device != nil { #expect(outcome.progress.searched == UInt64(2 * batch)) }
+    }
+  }
 }
