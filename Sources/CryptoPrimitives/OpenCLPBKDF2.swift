@@ -128,7 +128,9 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
   public var preferredBatchSize: Int { batchSize.chosen }
 
   /// Times the SHA-512 kernel on growing batches of BIP-39-like inputs (sentences of 90 bytes,
-  /// the salt "mnemonic"), as `OpenCLBatchSize.measure` says.
+  /// the salt "mnemonic"), as `OpenCLBatchSize.measure` says: each size twice, the faster
+  /// kept, so that a moment another process takes the cores (PoCL's device is the CPU) is
+  /// not read as the device's speed.
   private func measureBatchSize() throws(OpenCLError) -> OpenCLBatchSize {
     let sizes = OpenCLBatchSize.bounds(computeUnits: device.computeUnits, largest: Self.maxLaunch)
     let sentence = SecureBytes(Array(repeating: 0x61, count: 90))
@@ -137,10 +139,16 @@ public final class OpenCLPBKDF2: @unchecked Sendable {
     return try OpenCLBatchSize.measure(sizes: sizes) { size throws(OpenCLError) -> Double in
       let passwords = Array(repeating: sentence, count: size)
       let salts = Array(repeating: salt, count: size)
-      let start = clock.now
-      _ = try derive(.sha512, passwords, salts, OpenCLBatchSize.iterations)
-      let elapsed = clock.now - start
-      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      var fastest = Double.infinity
+      for _ in 0..<2 {
+        let start = clock.now
+        _ = try derive(.sha512, passwords, salts, OpenCLBatchSize.iterations)
+        let elapsed = clock.now - start
+        fastest = min(
+          fastest,
+          Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+      }
+      return fastest
     }
   }
 
