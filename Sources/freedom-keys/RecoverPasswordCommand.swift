@@ -239,7 +239,7 @@ struct RecoverPasswordCommand: Command {
         remembered: remembered, typos: typoCount, model: searchRun.typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
           try PasswordTokens(file: file)
-        }, candidates: candidates)
+        }, candidates: candidates, streamsTypos: true)
     } catch {
       throw CLIError.failure(error.cliDescription)
     }
