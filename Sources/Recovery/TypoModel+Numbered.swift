@@ -13,7 +13,7 @@ extension TypoModel {
     for position in 0..<count {
       let scalar = scalars[position]
       if Self.otherCase(of: scalar) != nil { cases += 1 }
-      neighbours += keyboard.neighbours(of: scalar).count
+      neighbours += keyboard.neighbourCount(of: scalar)
       if position + 1 < count, scalar != scalars[position + 1] { exchanges += 1 }
     }
     let capsLock = cases > 0 ? 1 : 0
@@ -68,12 +68,12 @@ extension TypoModel {
     }
     rest -= count
     for position in 0..<count {
-      let neighbours = keyboard.neighbours(of: scalars[position])
-      if rest < neighbours.count {
-        edited[position] = neighbours[rest]
+      let neighbours = keyboard.neighbourCount(of: scalars[position])
+      if rest < neighbours {
+        edited[position] = keyboard.neighbours(of: scalars[position])[rest]
         return .neighbour(at: position + 1)
       }
-      rest -= neighbours.count
+      rest -= neighbours
     }
     for position in 0..<max(0, count - 1) where scalars[position] != scalars[position + 1] {
       if rest == 0 {

@@ -302,7 +302,8 @@ struct RecoverCommand: Command {
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {
       return try PassphraseSet(
-        remembered: passphrase, edits: passphraseTypoCount, typos: searchRun.typoModel)
+        remembered: passphrase, edits: passphraseTypoCount, typos: searchRun.typoModel,
+        streamsTypos: true)
     }
     return PassphraseSet(passphrase: passphrase)
   }

@@ -20,7 +20,7 @@ struct RecoverPasswordCommand: Command {
   static let passwordFile = SharedOptions.passwordFile(
     help: "The password as remembered, tried first.")
   static let passwordTypos = Option.value(
-    "password-typos", "k", help: "And its likely typos, up to K (0-3).")
+    "password-typos", "k", help: "And its likely typos, up to K (0-8).")
   static let passwordCandidates = Option.value(
     "password-candidates", "path", help: "Try each line of <path> as the password.")
   static let tokens = Option.value(
@@ -123,7 +123,7 @@ struct RecoverPasswordCommand: Command {
         "give the password as remembered (--password-file PATH), candidates "
           + "(--password-candidates PATH) or tokens (--tokens PATH)")
     }
-    typoCount = try arguments.integer(Self.passwordTypos, in: 0...3) ?? 0
+    typoCount = try arguments.integer(Self.passwordTypos, in: 0...8) ?? 0
     automatic =
       passwordPath != nil && arguments.value(Self.passwordTypos) == nil
       && candidatesPath == nil && tokensPath == nil
