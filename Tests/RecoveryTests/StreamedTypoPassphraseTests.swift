@@ -50,6 +50,15 @@ struct StreamedTypoPassphraseTests {
     let base = try digest("abc", 1)
     #expect(try digest("abc", 1) == base)
     #expect(try digest("abd", 1) != base)
+    // The same count, other passphrases: the remembered one tells them apart.
+    let sameCount = try PassphraseSet(
+      remembered: SecureBytes(utf8: "bac"), edits: 1, streamsTypos: true, maximumHeld: 2)
+    #expect(
+      sameCount.count
+        == (try PassphraseSet(
+          remembered: SecureBytes(utf8: "abc"), edits: 1, streamsTypos: true, maximumHeld: 2)).count
+    )
+    #expect(try digest("bac", 1) != base)
     #expect(try digest("abc", 2) != base)
   }
 
