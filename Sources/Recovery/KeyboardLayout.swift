@@ -13,6 +13,9 @@ package struct KeyboardLayout: Sendable, Equatable {
   let keys: [Unicode.Scalar]
   /// The most neighbours a key has.
   let maximumNeighbourCount: Int
+  /// How many neighbours each ASCII character has, by its value: counting the typos of a
+  /// numbered typo tree's strings (millions) looks up no dictionary for them.
+  let asciiNeighbourCounts: [Int]
 
   /// One row: where its first key's left edge sits (in key widths from the left of the number
   /// row), and its keys unshifted and shifted, one scalar each, left to right.
@@ -115,6 +118,13 @@ package struct KeyboardLayout: Sendable, Equatable {
     neighbourMap = map
     keys = Array(map.keys)
     maximumNeighbourCount = map.values.map(\.count).max() ?? 0
+    asciiNeighbourCounts = (0..<128).map { map[Unicode.Scalar(UInt8($0))]?.count ?? 0 }
+  }
+
+  /// How many keys `scalar` sits beside (`neighbours(of:).count`).
+  @inline(__always)
+  func neighbourCount(of scalar: Unicode.Scalar) -> Int {
+    scalar.isASCII ? asciiNeighbourCounts[Int(scalar.value)] : neighbourMap[scalar]?.count ?? 0
   }
 
   package static func == (a: KeyboardLayout, b: KeyboardLayout) -> Bool { a.name == b.name }

@@ -10,7 +10,8 @@ import VaultKeys
 /// The BIP-39 passphrases a search tries with every checksum-valid phrase: one (the empty
 /// passphrase, or the one given), the lines of a candidates file, or every passphrase within K
 /// typos of a remembered one, likeliest first. Distinct after NFKD, in the order given (a later duplicate is
-/// dropped), all in one wiped buffer.
+/// dropped), all in one wiped buffer; typos too many to hold may be numbered instead
+/// (`TypoTree`): made as the search takes them, in the same order, not compared (`mayRepeat`).
 package struct PassphraseSet: Sendable {
   /// Where the passphrases came from, to say which one matched without quoting it.
   package enum Source: Sendable, Equatable {
@@ -38,6 +39,9 @@ package struct PassphraseSet: Sendable {
   private let steps: [Step]
   private let made: [Int]
   package let source: Source
+  /// For `.typos` too many to hold: the numbered tree, whose strings are the passphrases
+  /// (`bytes` then holds the remembered one alone, for the digest).
+  private let streamed: TypoTree?
 
   /// More passphrases than this (before duplicates are dropped) are refused.
   package static let maximumCount = 1 << 23
@@ -48,7 +52,10 @@ package struct PassphraseSet: Sendable {
   package static let printableASCII: ClosedRange<UInt8> = 0x20...0x7E
 
   /// The number of passphrases.
-  package var count: Int { offsets.count - 1 }
+  package var count: Int { streamed?.count ?? offsets.count - 1 }
+
+  /// Whether the same passphrase may come more than once: numbered typos are not compared.
+  package var mayRepeat: Bool { streamed != nil }
 
   /// The empty passphrase, or `passphrase`.
   package init(passphrase: SecureBytes = SecureBytes(count: 0) { _ in }) {
@@ -59,6 +66,7 @@ package struct PassphraseSet: Sendable {
     steps = []
     made = []
     source = .single
+    streamed = nil
   }
 
   /// The lines of a candidates file (UTF-8): each line one passphrase, an empty line the empty
@@ -105,6 +113,7 @@ package struct PassphraseSet: Sendable {
     steps = []
     made = []
     source = .candidates
+    streamed = nil
   }
 
   /// The passphrases a token list makes (btcrecover's syntax, `PasswordTokens`), in its order,
@@ -148,6 +157,7 @@ package struct PassphraseSet: Sendable {
     steps = []
     made = []
     source = .tokens
+    streamed = nil
   }
 
   /// The passphrases within `edits` typos of `remembered` (NFKD), likeliest first: the
@@ -157,9 +167,13 @@ package struct PassphraseSet: Sendable {
   /// adjacent ones exchanged, each inserted or new character one of the passphrase's own or
   /// printable ASCII); then k typos away — the likely typos of the strings k − 1 likely typos
   /// made, then the generic edits of every string of level k − 1 and the likely typos of the
-  /// others. Each passphrase is kept where it first comes.
+  /// others. Each passphrase is kept where it first comes. More than `maximumHeld` (before
+  /// duplicates are dropped) are refused; with `streamsTypos` they are numbered instead
+  /// (`TypoTree`): counted exactly, made as the search takes them, not compared (so they may
+  /// repeat), and refused only when their count may overflow `Int`.
   package init(
-    remembered passphrase: SecureBytes, edits: Int, typos model: TypoModel = TypoModel()
+    remembered passphrase: SecureBytes, edits: Int, typos model: TypoModel = TypoModel(),
+    streamsTypos: Bool = false, maximumHeld: Int = PassphraseSet.maximumCount
   ) throws(RecoveryError) {
     guard let decomposed = passphrase.withUnsafeBytes({ NFKD.normalize(utf8: $0) }) else {
       throw .invalidUTF8
@@ -189,8 +203,8 @@ package struct PassphraseSet: Sendable {
       {
         guard newLength >= 0, ways > 0 else { return true }
         let (product, overflow) = count.multipliedReportingOverflow(by: ways)
-        guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount else {
-          failure = .tooManyPassphrases(UInt64(Self.maximumCount) + 1)
+        guard !overflow, product <= maximumHeld, raw + product <= maximumHeld else {
+          failure = .tooManyPassphrases(UInt64(maximumHeld) + 1)
           return false
         }
         next[newLength, default: 0] += product
@@ -281,7 +295,24 @@ package struct PassphraseSet: Sendable {
         }
       }
     }
-    if let failure { throw failure }
+    if let failure {
+      guard streamsTypos else { throw failure }
+      // The count may overflow `Int`: then it is more than can be numbered.
+      guard
+        let tree = TypoTree(
+          remembered: decomposed, levels: TypoTree.passphraseLevels(edits: edits), model: model,
+          canonicalOrder: true)
+      else { throw .tooManyPassphrases(UInt64(Int.max)) }
+      bytes = decomposed
+      offsets = [0, decomposed.count]
+      lines = []
+      tokens = nil
+      self.steps = []
+      made = []
+      source = .typos(edits: edits)
+      streamed = tree
+      return
+    }
     let (bytes, offsets, kept) = Self.distinct(arena, ranges)
     self.bytes = bytes
     self.offsets = offsets
@@ -290,11 +321,13 @@ package struct PassphraseSet: Sendable {
     self.steps = steps
     made = kept
     source = .typos(edits: edits)
+    streamed = nil
   }
 
   /// BIP-39's salt for passphrase `index`: "mnemonic" + the NFKD passphrase.
   func salt(_ index: Int) -> SecureBytes {
     let prefix = Array("mnemonic".utf8)
+    if let streamed { return SecureBytes(prefix) + streamed.string(at: index) }
     let range = offsets[index]..<offsets[index + 1]
     return SecureBytes(count: prefix.count + range.count) { target in
       target.copyBytes(from: prefix)
@@ -307,7 +340,8 @@ package struct PassphraseSet: Sendable {
 
   /// Passphrase `index` (NFKD): for `--out`, nowhere else.
   package func passphrase(_ index: Int) -> SecureBytes {
-    bytes[offsets[index]..<offsets[index + 1]]
+    if let streamed { return streamed.string(at: index) }
+    return bytes[offsets[index]..<offsets[index + 1]]
   }
 
   /// How passphrase `index` is told apart without quoting it.
@@ -317,7 +351,7 @@ package struct PassphraseSet: Sendable {
     case .candidates: .line(lines[index])
     case .tokens: .tokens(tokens.map { $0.decode(lines[index]).choices } ?? [])
     case .typos:
-      .edits(edits(madeBy: made[index]))
+      .edits(streamed?.edits(at: index) ?? edits(madeBy: made[index]))
     }
   }
 
@@ -338,6 +372,12 @@ package struct PassphraseSet: Sendable {
     var message = Array("freedom-keys passphrases 1\0".utf8)
     withUnsafeBytes(of: UInt64(count).littleEndian) { message += $0 }
     for offset in offsets { withUnsafeBytes(of: UInt64(offset).littleEndian) { message += $0 } }
+    // Numbered typos: the remembered passphrase (held alone), K and the keyboard.
+    if let streamed, case .typos(let edits) = source {
+      message += Array("numbered typos\0".utf8)
+      withUnsafeBytes(of: UInt64(edits).littleEndian) { message += $0 }
+      message += Array(streamed.model.keyboard.name.utf8) + [0]
+    }
     let whole = SecureBytes(message) + bytes
     let tag = key.withUnsafeBytes { key in
       whole.withUnsafeBytes { HMACSHA256.authenticate(key: key, message: $0) }

@@ -8,7 +8,8 @@ import VaultKeys
 /// makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8
 /// as given, never normalised. The typos' and the lines' are held in one wiped buffer, each
 /// once; the token list's are made from their number as the search takes them (never held,
-/// not compared: one may come twice, `mayRepeat`).
+/// not compared: one may come twice, `mayRepeat`). Typos too many to hold may be numbered
+/// instead (`TypoTree`): made as the search takes them, in the same order, and not compared.
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
   package enum Origin: Sendable, Equatable {
@@ -53,6 +54,13 @@ package struct PasswordSet: Sendable {
   private let madeFirst: Int
   /// For the strings made from lines (after the tokens'): the 1-based line.
   private let lines: [Int]
+  /// The remembered password's levels when they are numbered, not held (they come first,
+  /// then the token list's and the lines'), and what each level is.
+  private let streamed: TypoTree?
+  private let streamedLevels: [Level]
+  /// What a search's hash takes of numbered typos: the remembered password and how its
+  /// typos are made.
+  private let streamedHashInput: SecureBytes?
 
   /// More passwords than this (before duplicates are dropped) are refused, as for passphrases.
   package static let maximumCount = PassphraseSet.maximumCount
@@ -60,11 +68,19 @@ package struct PasswordSet: Sendable {
   static let maximumByteCount = PassphraseSet.maximumByteCount
 
   /// The number of passwords.
-  package var count: Int { offsets.count - 1 + tokenCount }
+  package var count: Int { streamedCount + offsets.count - 1 + tokenCount }
 
-  /// Whether the same password may come more than once: a token list's passwords are
-  /// numbered, not compared (the others are, and each is kept where it first comes).
-  package var mayRepeat: Bool { tokens != nil }
+  /// How many passwords the numbered typos make (0 when they are held).
+  private var streamedCount: Int { streamed?.count ?? 0 }
+
+  /// Whether the same password may come more than once: a token list's passwords and
+  /// numbered typos are numbered, not compared (the others are, and each is kept where it
+  /// first comes).
+  package var mayRepeat: Bool { tokens != nil || streamed != nil }
+
+  /// Whether the remembered password's typos are numbered, made as the search takes them,
+  /// rather than held.
+  package var streamsTypos: Bool { streamed != nil }
 
   /// The remembered password (if any) and every password within `typos` likely typos of it
   /// (with `oneEdit`, every password one generic edit from it after those one likely typo
@@ -72,10 +88,15 @@ package struct PasswordSet: Sendable {
   /// or "\r\n" ends a line, an empty line is the empty password, the last line ending adds
   /// no line). How many there may be is bounded before any is made (the token list's counted
   /// exactly); duplicates among the typos' and the lines' are dropped where they come again,
-  /// so `count` is exact (the token list's may repeat).
+  /// so `count` is exact (the token list's may repeat). Typos that would make more than
+  /// `maximumHeld` passwords (or more than `maximumByteCount` bytes), before duplicates are
+  /// dropped, are refused; with `streamsTypos` they are numbered instead (`TypoTree`): counted
+  /// exactly, made as the search takes them, not compared (so they may repeat), and refused
+  /// only when their count may overflow `Int`.
   package init(
     remembered: SecureBytes?, typos: Int = 0, oneEdit: Bool = false,
-    model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
+    model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil,
+    streamsTypos: Bool = false, maximumHeld: Int = PasswordSet.maximumCount
   ) throws(PasswordRecoveryError) {
     let typos = remembered == nil ? 0 : max(0, typos)
     let oneEdit = remembered != nil && oneEdit
@@ -115,8 +136,11 @@ package struct PasswordSet: Sendable {
     // Count first: the strings the typos make and their bytes, before any is made.
     var raw = (remembered == nil ? 0 : 1) + lineRanges.count
     var byteBound = (remembered?.count ?? 0) + (candidates?.count ?? 0)
-    guard raw <= Self.maximumCount else { throw .tooManyPasswords(UInt64(raw)) }
-    if let remembered, typos > 0 || oneEdit {
+    guard raw <= maximumHeld else { throw .tooManyPasswords(UInt64(raw)) }
+    // Whether the typos are held; when they would be too many, numbered (if allowed).
+    var streamed: TypoTree?
+    var streamedKinds: [Level] = []
+    func heldTypos(_ remembered: SecureBytes) throws(PasswordRecoveryError) {
       let width = remembered.withUnsafeBytes { raw in
         ScalarBuffer.withWiped(capacity: length) { alphabet in
           alphabet.append(utf8: raw)
@@ -131,7 +155,7 @@ package struct PasswordSet: Sendable {
           * alphabetCount
         raw += edits
         byteBound += edits * (length + 1) * width
-        guard raw <= Self.maximumCount, byteBound <= Self.maximumByteCount else {
+        guard raw <= maximumHeld, byteBound <= Self.maximumByteCount else {
           throw .tooManyPasswords(UInt64(raw))
         }
       }
@@ -141,8 +165,8 @@ package struct PasswordSet: Sendable {
         for (length, number) in level {
           for (change, ways) in model.typoBound(length: length) {
             let (product, overflow) = number.multipliedReportingOverflow(by: ways)
-            guard !overflow, product <= Self.maximumCount, raw + product <= Self.maximumCount
-            else { throw .tooManyPasswords(UInt64(Self.maximumCount) + 1) }
+            guard !overflow, product <= maximumHeld, raw + product <= maximumHeld
+            else { throw .tooManyPasswords(UInt64(maximumHeld) + 1) }
             raw += product
             next[length + change, default: 0] += product
             byteBound += product * (length + change) * width
@@ -154,6 +178,36 @@ package struct PasswordSet: Sendable {
         level = next
       }
     }
+    if let remembered, typos > 0 || oneEdit {
+      do {
+        try heldTypos(remembered)
+      } catch {
+        guard streamsTypos else { throw error }
+        let levels = TypoTree.passwordLevels(typos: typos, oneEdit: oneEdit)
+        // The count may overflow `Int`: then it is more than can be numbered.
+        guard
+          let tree = TypoTree(
+            remembered: remembered, levels: levels.map(\.segments), model: model,
+            canonicalOrder: false)
+        else { throw .tooManyPasswords(UInt64(Int.max)) }
+        streamed = tree
+        streamedKinds = levels.map(\.level)
+        // The lines alone are held: the remembered password and its typos are numbered.
+        raw = lineRanges.count
+        byteBound = candidates?.count ?? 0
+      }
+    }
+    streamedLevels = streamedKinds
+    self.streamed = streamed
+    streamedHashInput = streamed.map { _ in
+      var marker = Array("typos\0".utf8)
+      withUnsafeBytes(of: UInt64(typos).littleEndian) { marker += $0 }
+      marker += [oneEdit ? 1 : 0] + Array(model.keyboard.name.utf8) + [0]
+      // Not nil: the typos are numbered only from a remembered password.
+      let remembered = remembered!
+      withUnsafeBytes(of: UInt64(remembered.count).littleEndian) { marker += $0 }
+      return SecureBytes(marker) + remembered
+    }
 
     // Every string, level by level, then the lines, into one wiped buffer.
     var ranges: [Range<Int>] = []
@@ -163,7 +217,7 @@ package struct PasswordSet: Sendable {
     ranges.reserveCapacity(raw)
     let arena = SecureBytes(count: byteBound) { target in
       var cursor = 0
-      if let remembered {
+      if let remembered, streamed == nil {
         remembered.withUnsafeBytes {
           UnsafeMutableRawBufferPointer(rebasing: target[0..<$0.count]).copyMemory(from: $0)
           cursor = $0.count
@@ -239,7 +293,9 @@ package struct PasswordSet: Sendable {
     tokenCount = tokens?.count ?? 0
     // The strings made from the remembered password come first among those kept.
     madeFirst = kept.firstIndex { $0 >= steps.count } ?? kept.count
-    guard Int.max - tokenCount > offsets.count else { throw .tooManyPasswords(UInt64(Int.max)) }
+    guard Int.max - tokenCount - (streamed?.count ?? 0) > offsets.count else {
+      throw .tooManyPasswords(UInt64(Int.max))
+    }
     lines = lineRanges.indices.map { $0 + 1 }
   }
 
@@ -248,11 +304,19 @@ package struct PasswordSet: Sendable {
   /// typos away, and so on (each password in the level it first comes in); empty without a
   /// remembered password.
   package var levels: [(level: Level, passwords: Range<Int>)] {
-    Array(zip(levelKinds, typoLevels))
+    Array(zip(streamed == nil ? levelKinds : streamedLevels, typoLevels))
   }
 
   /// The passwords of each level (`levels`), in order.
   package var typoLevels: [Range<Int>] {
+    if let streamed {
+      // A numbered level is one range of the numbering, in order.
+      var start = 0
+      return streamed.levelCounts.map { count in
+        defer { start += count }
+        return start..<(start + count)
+      }
+    }
     // The kept strings are in the order made, so a level's passwords are those kept below
     // its end.
     let ends = levelEnds.map { end in
@@ -268,6 +332,15 @@ package struct PasswordSet: Sendable {
 
   /// Password `index`, in a new wiped buffer.
   package func password(_ index: Int) -> SecureBytes {
+    if let streamed {
+      if index < streamed.count { return streamed.string(at: index) }
+      return afterTypos(index - streamed.count)
+    }
+    return afterTypos(index)
+  }
+
+  /// Password `index` of those after the numbered typos (all, when none are numbered).
+  private func afterTypos(_ index: Int) -> SecureBytes {
     if let tokens, index >= madeFirst {
       if index < madeFirst + tokenCount { return tokens.password(at: index - madeFirst).1 }
       return held(index - tokenCount)
@@ -284,7 +357,9 @@ package struct PasswordSet: Sendable {
   /// byte count (8 bytes, little-endian) and its bytes; with a token list, then where its
   /// passwords begin and the list itself (the numbering is the list's).
   func hashInput(after prefix: [UInt8]) -> SecureBytes {
-    let held = lengthPrefixed(after: prefix)
+    var held = lengthPrefixed(after: prefix)
+    // Numbered typos: the remembered password and how its typos are made, after the held.
+    if let streamedHashInput { held = held + streamedHashInput }
     guard let tokens else { return held }
     var marker = Array("tokens\0".utf8)
     withUnsafeBytes(of: UInt64(madeFirst).littleEndian) { marker += $0 }
@@ -315,20 +390,37 @@ package struct PasswordSet: Sendable {
 
   /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search.
   package func passwords(_ range: Range<Int>) -> [SecureBytes] {
+    guard let streamed else { return passwordsAfterTypos(range) }
+    // The numbered typos one after the other, from one seek.
+    let typos = range.clamped(to: 0..<streamed.count)
+    let rest = range.clamped(to: streamed.count..<count)
+    return streamed.strings(typos)
+      + passwordsAfterTypos((rest.lowerBound - streamed.count)..<(rest.upperBound - streamed.count))
+  }
+
+  /// Passwords `range` of those after the numbered typos (all, when none are numbered).
+  private func passwordsAfterTypos(_ range: Range<Int>) -> [SecureBytes] {
     guard let tokens else { return range.map(held) }
     let made = range.clamped(to: madeFirst..<(madeFirst + tokenCount))
-    guard !made.isEmpty else { return range.map(password) }
+    guard !made.isEmpty else { return range.map(afterTypos) }
     // The tokens' one after the other: the next is mostly the wildcards' next characters.
     var cursor = PasswordTokens.Cursor(tokens, at: made.lowerBound - madeFirst)
-    var batch = (range.lowerBound..<made.lowerBound).map(password)
+    var batch = (range.lowerBound..<made.lowerBound).map(afterTypos)
     batch.reserveCapacity(range.count)
     for _ in made { batch.append(cursor.next()!.1) }
-    return batch + (made.upperBound..<range.upperBound).map(password)
+    return batch + (made.upperBound..<range.upperBound).map(afterTypos)
   }
 
   /// How password `index` is told apart without quoting it.
   package func origin(_ index: Int) -> Origin {
     var index = index
+    if let streamed {
+      if index < streamed.count {
+        let edits = streamed.edits(at: index)
+        return edits.isEmpty ? .remembered : .typos(edits)
+      }
+      index -= streamed.count
+    }
     if let tokens, index >= madeFirst {
       if index < madeFirst + tokenCount { return .tokens(tokens.decode(index - madeFirst).choices) }
       index -= tokenCount

@@ -72,7 +72,9 @@ struct RecoverCommand: Command {
         BIP-39 passphrase; --passphrase-tokens FILE the passphrases a token list
         makes (btcrecover's syntax, as recover password --tokens reads it);
         --passphrase-typos K the passphrase file's within K typos, the likely ones
-        first (caps lock, a neighbouring key on --keyboard's layout…).
+        first (caps lock, a neighbouring key on --keyboard's layout…); too many to
+        hold (over 2^23), they are numbered and made as the search takes them,
+        duplicates possible.
         --max-hours H stops the run after H hours, as Ctrl-C does.
         Each candidate that passes the checksum is checked against the targets (at
         least one, else the checksum-valid candidates are only counted, and written
@@ -302,7 +304,8 @@ struct RecoverCommand: Command {
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {
       return try PassphraseSet(
-        remembered: passphrase, edits: passphraseTypoCount, typos: searchRun.typoModel)
+        remembered: passphrase, edits: passphraseTypoCount, typos: searchRun.typoModel,
+        streamsTypos: true)
     }
     return PassphraseSet(passphrase: passphrase)
   }

@@ -20,7 +20,7 @@ struct RecoverPasswordCommand: Command {
   static let passwordFile = SharedOptions.passwordFile(
     help: "The password as remembered, tried first.")
   static let passwordTypos = Option.value(
-    "password-typos", "k", help: "And its likely typos, up to K (0-3).")
+    "password-typos", "k", help: "And its likely typos, up to K (0-8).")
   static let passwordCandidates = Option.value(
     "password-candidates", "path", help: "Try each line of <path> as the password.")
   static let tokens = Option.value(
@@ -53,7 +53,9 @@ struct RecoverPasswordCommand: Command {
         to fourth; wildcards %d, %4d, %1,3d, %a, %A, %n, %s, %[!?#] and the others of
         docs/recover.md; # begins a comment line: numbered and made as the search
         takes them, any number up to 2^63, duplicates possible), then each line of
-        --password-candidates. With --password-file alone, the password as
+        --password-candidates. Typos too many to hold (over 2^23) are numbered the
+        same way: counted exactly, made as the search takes them, duplicates
+        possible. With --password-file alone, the password as
         remembered, one likely typo, one edit (any character deleted, inserted or
         replaced, or two exchanged) and two likely typos are searched in turn
         (phases, each announced). Each candidate is tried as its UTF-8 bytes, never
@@ -123,7 +125,7 @@ struct RecoverPasswordCommand: Command {
         "give the password as remembered (--password-file PATH), candidates "
           + "(--password-candidates PATH) or tokens (--tokens PATH)")
     }
-    typoCount = try arguments.integer(Self.passwordTypos, in: 0...3) ?? 0
+    typoCount = try arguments.integer(Self.passwordTypos, in: 0...8) ?? 0
     automatic =
       passwordPath != nil && arguments.value(Self.passwordTypos) == nil
       && candidatesPath == nil && tokensPath == nil
@@ -239,7 +241,7 @@ struct RecoverPasswordCommand: Command {
         remembered: remembered, typos: typoCount, model: searchRun.typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
           try PasswordTokens(file: file)
-        }, candidates: candidates)
+        }, candidates: candidates, streamsTypos: true)
     } catch {
       throw CLIError.failure(error.cliDescription)
     }

@@ -317,7 +317,7 @@ struct RecoverPasswordTests {
       ["--vault", "v", "--password-typos", "1", "--password-candidates", "x"],
       "needs --password-file"
     ),
-    (["--vault", "v", "--password-file", "x", "--password-typos", "4"], "from 0 to 3"),
+    (["--vault", "v", "--password-file", "x", "--password-typos", "9"], "from 0 to 8"),
     (
       ["--vault", "v", "--profile", "p", "--password-file", "x"], "only applies with --freedom-dir"
     ),
