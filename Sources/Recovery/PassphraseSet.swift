@@ -297,12 +297,17 @@ package struct PassphraseSet: Sendable {
     }
     if let failure {
       guard streamsTypos else { throw failure }
-      // The count may overflow `Int`: then it is more than can be numbered.
-      guard
-        let tree = TypoTree(
+      let tree: TypoTree
+      do {
+        tree = try TypoTree(
           remembered: decomposed, levels: TypoTree.passphraseLevels(edits: edits), model: model,
           canonicalOrder: true)
-      else { throw .tooManyPassphrases(UInt64(Int.max)) }
+      } catch .tooManyToCount(let bound) {
+        throw .tooManyPassphrasesToCount(UInt64(bound))
+      } catch {
+        // The count may overflow `Int`: then it is more than can be numbered.
+        throw .tooManyPassphrases(UInt64(Int.max))
+      }
       bytes = decomposed
       offsets = [0, decomposed.count]
       lines = []

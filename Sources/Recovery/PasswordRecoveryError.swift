@@ -12,6 +12,9 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   /// The passwords to try would be more than can be held or numbered (about this many, before
   /// duplicates are dropped).
   case tooManyPasswords(UInt64)
+  /// The typos asked for would make up to this many passwords: too many to count before the
+  /// search (`TypoTree.maximumWalk`).
+  case tooManyPasswordsToCount(UInt64)
   /// A line of a token list holds a token that is only an anchor (`^`, `$`), or a `+` alone.
   case invalidTokenLine(Int)
   /// A line of a token list holds a wildcard or anchor that is not read (or a count or range
@@ -49,6 +52,9 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
     case .tooManyPasswords(let count):
       "the passwords to try would be more than \(RecoveryText.grouped(count)), more than can "
         + "be held or numbered: \(remedy: .fewerPasswords)"
+    case .tooManyPasswordsToCount(let bound):
+      "the typos asked for would make up to \(RecoveryText.grouped(bound)) passwords, too many "
+        + "to count before the search: \(remedy: .fewerPasswords)"
     case .invalidTokenLine(let line):
       "line \(line) of the token list holds a token that is only an anchor (^ or $) or a + "
         + "with no token: write the tokens of a line separated by spaces"

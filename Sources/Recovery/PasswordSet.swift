@@ -184,13 +184,16 @@ package struct PasswordSet: Sendable {
       } catch {
         guard streamsTypos else { throw error }
         let levels = TypoTree.passwordLevels(typos: typos, oneEdit: oneEdit)
-        // The count may overflow `Int`: then it is more than can be numbered.
-        guard
-          let tree = TypoTree(
+        do {
+          streamed = try TypoTree(
             remembered: remembered, levels: levels.map(\.segments), model: model,
             canonicalOrder: false)
-        else { throw .tooManyPasswords(UInt64(Int.max)) }
-        streamed = tree
+        } catch .tooManyToCount(let bound) {
+          throw .tooManyPasswordsToCount(UInt64(bound))
+        } catch {
+          // The count may overflow `Int`: then it is more than can be numbered.
+          throw .tooManyPasswords(UInt64(Int.max))
+        }
         streamedKinds = levels.map(\.level)
         // The lines alone are held: the remembered password and its typos are numbered.
         raw = lineRanges.count

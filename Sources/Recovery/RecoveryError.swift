@@ -36,6 +36,9 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The passphrases to try would be more than can be held (about this many, before
   /// duplicates are dropped).
   case tooManyPassphrases(UInt64)
+  /// The typos asked for would make up to this many passphrases: too many to count before the
+  /// search (`TypoTree.maximumWalk`).
+  case tooManyPassphrasesToCount(UInt64)
   /// A shard was not K/N with 1 ≤ K ≤ N.
   case invalidShard(index: Int, count: Int)
   /// A derivation path template does not read: why.
@@ -98,6 +101,9 @@ package enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case .tooManyPassphrases(let count):
       "the passphrases to try would be more than \(count), more than can be held: allow fewer "
         + "edits or give fewer candidates"
+    case .tooManyPassphrasesToCount(let bound):
+      "the typos asked for would make up to \(RecoveryText.grouped(bound)) passphrases, too "
+        + "many to count before the search: allow fewer edits"
     case .invalidPathTemplate(let reason):
       "the path template does not read: \(reason)"
     case .keptPositionOutOfRange(let position, let words):

@@ -98,14 +98,32 @@ package struct TypoTree: Sendable {
   package let count: Int
   private let depth: Int
 
+  /// Why a tree is not made.
+  package enum Refusal: Error, Equatable {
+    /// `remembered` is not UTF-8.
+    case invalidUTF8
+    /// The count may overflow `Int`.
+    case overflow
+    /// Counting would make more strings than `maximumWalk` (the levels above the last): the
+    /// count, at most `atMost`, would take too long to reach before the search starts.
+    case tooManyToCount(atMost: Int)
+  }
+
+  /// The most strings a count may make (the parents of the last level's strings, bounded by
+  /// length alone): about a minute in a release build. Counting is linear in what it makes,
+  /// so a wider tree is refused up front instead of counting for hours.
+  package static let maximumWalk = 1 << 28
+
   /// The numbered levels of `levels` (each a list of segments) made from `remembered` (valid
-  /// UTF-8; NFKD for a passphrase, with `canonicalOrder`); nil when their count overflows
-  /// `Int` (or `remembered` is not UTF-8).
-  package init?(
+  /// UTF-8; NFKD for a passphrase, with `canonicalOrder`); refused when their count may
+  /// overflow `Int` or would take more than `maximumWalk` strings to count.
+  package init(
     remembered: SecureBytes, levels: [[Shape]], model: TypoModel = TypoModel(),
     canonicalOrder: Bool
-  ) {
-    guard let length = remembered.withUnsafeBytes(ScalarBuffer.scalarCount) else { return nil }
+  ) throws(Refusal) {
+    guard let length = remembered.withUnsafeBytes(ScalarBuffer.scalarCount) else {
+      throw .invalidUTF8
+    }
     self.remembered = remembered
     self.length = length
     self.model = model
@@ -114,14 +132,17 @@ package struct TypoTree: Sendable {
     depth = levels.flatMap { $0.map(\.depth) }.max() ?? 0
     // A count is walked only when it cannot overflow: its bound (by length alone) fits.
     var bound = 0
+    var walk = 0
     for segment in levels.joined() {
-      guard let segmentBound = Self.bound(segment, length: length, model: model) else {
-        return nil
-      }
+      guard let segmentBound = Self.bound(segment, length: length, model: model),
+        let segmentWalk = Self.walkBound(segment, length: length, model: model)
+      else { throw .overflow }
       let (sum, overflow) = bound.addingReportingOverflow(segmentBound)
-      guard !overflow else { return nil }
+      guard !overflow else { throw .overflow }
       bound = sum
+      walk = walk.addingReportingOverflow(segmentWalk).overflow ? Int.max : walk + segmentWalk
     }
+    guard walk <= Self.maximumWalk else { throw .tooManyToCount(atMost: bound) }
     var counts: [[Int]] = []
     var samples: [[Samples]] = []
     var overflowed = false
@@ -141,18 +162,18 @@ package struct TypoTree: Sendable {
         samples.append(levelSamples)
       }
     }
-    guard !overflowed else { return nil }
+    guard !overflowed else { throw .overflow }
     var total = 0
     var levelTotals: [Int] = []
     for level in counts {
       var sum = 0
       for count in level {
         let (next, overflow) = sum.addingReportingOverflow(count)
-        guard !overflow else { return nil }
+        guard !overflow else { throw .overflow }
         sum = next
       }
       let (next, overflow) = total.addingReportingOverflow(sum)
-      guard !overflow else { return nil }
+      guard !overflow else { throw .overflow }
       total = next
       levelTotals.append(sum)
     }
@@ -160,6 +181,26 @@ package struct TypoTree: Sendable {
     self.samples = samples
     levelCounts = levelTotals
     count = total
+  }
+
+  /// At most how many strings counting `shape` makes (the parents whose children are
+  /// counted, and theirs), by length alone; nil when that bound overflows `Int`.
+  static func walkBound(_ shape: Shape, length: Int, model: TypoModel) -> Int? {
+    switch shape {
+    case .root: return 0
+    case .concat(let first, let second):
+      guard let first = walkBound(first, length: length, model: model),
+        let second = walkBound(second, length: length, model: model)
+      else { return nil }
+      let (sum, overflow) = first.addingReportingOverflow(second)
+      return overflow ? nil : sum
+    case .children(let parent, _):
+      guard let parents = bound(parent, length: length, model: model),
+        let above = walkBound(parent, length: length, model: model)
+      else { return nil }
+      let (sum, overflow) = parents.addingReportingOverflow(above)
+      return overflow ? nil : sum
+    }
   }
 
   /// At most how many strings `shape` has, by the length of the strings alone; nil when that

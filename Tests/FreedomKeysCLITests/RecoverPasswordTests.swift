@@ -176,6 +176,23 @@ struct RecoverPasswordTests {
         + "--password-typos or fewer candidates\n")
   }
 
+  /// Five typos of a 16-character password: too many to count before the search, refused at
+  /// once with the bound (not counted for hours), the password never echoed.
+  @Test func typosTooManyToCountAreRefusedAtOnce() throws {
+    let dir = try TemporaryDirectory()
+    let run = try recover(
+      ["--keystore", Self.scryptKeystore, "--password-file", "{pw}", "--password-typos", "5"],
+      files: ["pw": "Correct-Horse-42"], in: dir)
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("freedom-keys: error: the typos asked for would make up to "))
+    #expect(
+      run.stderr.hasSuffix(
+        " passwords, too many to count before the search: give a lower --password-typos or "
+          + "fewer candidates\n"), "\(run.stderr)")
+    expectNoSecret(run, ["Correct-Horse-42"])
+  }
+
   /// bee's keys/swarm.key as `export bee` writes it, found through --bee-dir.
   @Test func beeDirectoryKeystore() throws {
     let fixture = try ExportFixture()

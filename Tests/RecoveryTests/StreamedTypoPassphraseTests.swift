@@ -85,5 +85,15 @@ struct StreamedTypoPassphraseTests {
       try PassphraseSet(
         remembered: SecureBytes(utf8: "correct horse"), edits: 6, streamsTypos: true)
     }
+    // Four edits: countable in Int, but about 10^10 parents to count through.
+    #expect {
+      try PassphraseSet(
+        remembered: SecureBytes(utf8: "correct horse"), edits: 4, streamsTypos: true)
+    } throws: { error in
+      guard case .tooManyPassphrasesToCount(let bound) = error as? RecoveryError else {
+        return false
+      }
+      return bound > 1_000_000_000_000
+    }
   }
 }

@@ -271,9 +271,8 @@ struct TypoTreeTests {
       let text = Array(Self.random(pool, length: length, using: &generator).utf8)
       let reference = Self.passwordReference(text, typos: typos, oneEdit: oneEdit)
       let levels = TypoTree.passwordLevels(typos: typos, oneEdit: oneEdit)
-      let tree = try #require(
-        TypoTree(
-          remembered: SecureBytes(text), levels: levels.map(\.segments), canonicalOrder: false))
+      let tree = try TypoTree(
+        remembered: SecureBytes(text), levels: levels.map(\.segments), canonicalOrder: false)
       Self.expectSame(tree, reference, "\(text) K=\(typos)", using: &generator)
     }
   }
@@ -286,27 +285,44 @@ struct TypoTreeTests {
     for pool in [Self.ascii, Self.nonASCII, Self.marked] {
       let text = Self.nfkd(Self.random(pool, length: length, using: &generator))
       let reference = Self.passphraseReference(text, edits: edits)
-      let tree = try #require(
-        TypoTree(
-          remembered: SecureBytes(text), levels: TypoTree.passphraseLevels(edits: edits),
-          canonicalOrder: true))
+      let tree = try TypoTree(
+        remembered: SecureBytes(text), levels: TypoTree.passphraseLevels(edits: edits),
+        canonicalOrder: true)
       Self.expectSame(tree, reference, "\(text) K=\(edits)", using: &generator)
     }
   }
 
-  @Test("a tree whose count may overflow Int is refused, at once")
-  func overflow() {
+  @Test("a tree whose count may overflow Int, or would take too long to count, is refused at once")
+  func overflow() throws {
     let text = SecureBytes(Array("Correct-Horse-42".utf8))
-    #expect(
-      TypoTree(
+    #expect(throws: TypoTree.Refusal.overflow) {
+      try TypoTree(
         remembered: text, levels: TypoTree.passwordLevels(typos: 9, oneEdit: false).map(\.segments),
-        canonicalOrder: false) == nil)
+        canonicalOrder: false)
+    }
+    #expect(throws: TypoTree.Refusal.overflow) {
+      try TypoTree(
+        remembered: text, levels: TypoTree.passphraseLevels(edits: 6), canonicalOrder: true)
+    }
+    // Five typos of 16 characters: about 10^10 parents to count through, refused with the
+    // bound by length alone (its levels' bounds: 1 + b + b^2 + ... + b^5).
+    let five = TypoTree.passwordLevels(typos: 5, oneEdit: false).map(\.segments)
+    let bound = five.joined().reduce(0) {
+      $0 + TypoTree.bound($1, length: 16, model: TypoModel())!
+    }
+    #expect(bound > 1_000_000_000_000)
+    #expect(throws: TypoTree.Refusal.tooManyToCount(atMost: bound)) {
+      try TypoTree(remembered: text, levels: five, canonicalOrder: false)
+    }
+    let four = TypoTree.passwordLevels(typos: 4, oneEdit: false).map(\.segments)
+    let walk = four.joined().reduce(0) {
+      $0 + TypoTree.walkBound($1, length: 16, model: TypoModel())!
+    }
+    #expect(walk > 10_000_000 && walk <= TypoTree.maximumWalk)
     #expect(
-      TypoTree(remembered: text, levels: TypoTree.passphraseLevels(edits: 6), canonicalOrder: true)
-        == nil)
-    #expect(
-      TypoTree(
+      try TypoTree(
         remembered: text, levels: TypoTree.passwordLevels(typos: 1, oneEdit: true).map(\.segments),
-        canonicalOrder: false)?.count ?? 0 > 0)
+        canonicalOrder: false
+      ).count > 0)
   }
 }
