@@ -8,7 +8,8 @@ import VaultKeys
 /// makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8
 /// as given, never normalised. The typos' and the lines' are held in one wiped buffer, each
 /// once; the token list's are made from their number as the search takes them (never held,
-/// not compared: one may come twice, `mayRepeat`).
+/// not compared: one may come twice, `mayRepeat`), and so are the lines of a candidates file
+/// too large to hold (`CandidateLines`: read from the file by number, not compared).
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
   package enum Origin: Sendable, Equatable {
@@ -53,6 +54,8 @@ package struct PasswordSet: Sendable {
   private let madeFirst: Int
   /// For the strings made from lines (after the tokens'): the 1-based line.
   private let lines: [Int]
+  /// A candidates file read line by line: its lines come last, after every other.
+  private let streamed: CandidateLines?
 
   /// More passwords than this (before duplicates are dropped) are refused, as for passphrases.
   package static let maximumCount = PassphraseSet.maximumCount
@@ -60,11 +63,15 @@ package struct PasswordSet: Sendable {
   static let maximumByteCount = PassphraseSet.maximumByteCount
 
   /// The number of passwords.
-  package var count: Int { offsets.count - 1 + tokenCount }
+  package var count: Int { streamedFirst + (streamed?.count ?? 0) }
+
+  /// The number of the first line of a candidates file read line by line.
+  private var streamedFirst: Int { offsets.count - 1 + tokenCount }
 
   /// Whether the same password may come more than once: a token list's passwords are
-  /// numbered, not compared (the others are, and each is kept where it first comes).
-  package var mayRepeat: Bool { tokens != nil }
+  /// numbered, not compared, and so are the lines of a candidates file read line by line (the
+  /// others are, and each is kept where it first comes).
+  package var mayRepeat: Bool { tokens != nil || streamed != nil }
 
   /// The remembered password (if any) and every password within `typos` likely typos of it
   /// (with `oneEdit`, every password one generic edit from it after those one likely typo
@@ -72,10 +79,12 @@ package struct PasswordSet: Sendable {
   /// or "\r\n" ends a line, an empty line is the empty password, the last line ending adds
   /// no line). How many there may be is bounded before any is made (the token list's counted
   /// exactly); duplicates among the typos' and the lines' are dropped where they come again,
-  /// so `count` is exact (the token list's may repeat).
+  /// so `count` is exact (the token list's may repeat). A candidates file too large to hold is
+  /// given as `lines` instead: its lines are read as the search takes them, not compared.
   package init(
     remembered: SecureBytes?, typos: Int = 0, oneEdit: Bool = false,
-    model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil
+    model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil,
+    lines streamed: CandidateLines? = nil
   ) throws(PasswordRecoveryError) {
     let typos = remembered == nil ? 0 : max(0, typos)
     let oneEdit = remembered != nil && oneEdit
@@ -86,7 +95,9 @@ package struct PasswordSet: Sendable {
       guard candidates.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
       guard !lineRanges.isEmpty else { throw .noPasswords }
     }
-    guard remembered != nil || tokens != nil || !lineRanges.isEmpty else { throw .noPasswords }
+    guard remembered != nil || tokens != nil || !lineRanges.isEmpty || streamed != nil else {
+      throw .noPasswords
+    }
     let length: Int
     if let remembered {
       guard let scalars = remembered.withUnsafeBytes(ScalarBuffer.scalarCount) else {
@@ -239,8 +250,11 @@ package struct PasswordSet: Sendable {
     tokenCount = tokens?.count ?? 0
     // The strings made from the remembered password come first among those kept.
     madeFirst = kept.firstIndex { $0 >= steps.count } ?? kept.count
-    guard Int.max - tokenCount > offsets.count else { throw .tooManyPasswords(UInt64(Int.max)) }
+    guard Int.max - tokenCount - (streamed?.count ?? 0) > offsets.count else {
+      throw .tooManyPasswords(UInt64(Int.max))
+    }
     lines = lineRanges.indices.map { $0 + 1 }
+    self.streamed = streamed
   }
 
   /// The levels made from the remembered password, in order, and their passwords: the
@@ -266,8 +280,21 @@ package struct PasswordSet: Sendable {
     return ends.indices.map { ($0 == 0 ? 0 : ends[$0 - 1])..<ends[$0] }
   }
 
-  /// Password `index`, in a new wiped buffer.
-  package func password(_ index: Int) -> SecureBytes {
+  /// Password `index`, in a new wiped buffer (a line read line by line: `.candidates` when the
+  /// file cannot be read or changed since it was counted).
+  package func password(_ index: Int) throws(PasswordRecoveryError) -> SecureBytes {
+    if let streamed, index >= streamedFirst {
+      do {
+        return try streamed.lines((index - streamedFirst)..<(index - streamedFirst + 1))[0]
+      } catch {
+        throw .candidates(error)
+      }
+    }
+    return heldOrMade(index)
+  }
+
+  /// Password `index` of those made or held (not a line read line by line).
+  private func heldOrMade(_ index: Int) -> SecureBytes {
     if let tokens, index >= madeFirst {
       if index < madeFirst + tokenCount { return tokens.password(at: index - madeFirst).1 }
       return held(index - tokenCount)
@@ -282,13 +309,22 @@ package struct PasswordSet: Sendable {
 
   /// What a search's hash takes, in one wiped buffer: `prefix`, then each password held as its
   /// byte count (8 bytes, little-endian) and its bytes; with a token list, then where its
-  /// passwords begin and the list itself (the numbering is the list's).
+  /// passwords begin and the list itself (the numbering is the list's); with a file read line
+  /// by line, then where its lines begin, their number and the digest of its content.
   func hashInput(after prefix: [UInt8]) -> SecureBytes {
-    let held = lengthPrefixed(after: prefix)
-    guard let tokens else { return held }
-    var marker = Array("tokens\0".utf8)
-    withUnsafeBytes(of: UInt64(madeFirst).littleEndian) { marker += $0 }
-    return held + SecureBytes(marker) + tokens.fileBytes
+    var whole = lengthPrefixed(after: prefix)
+    if let tokens {
+      var marker = Array("tokens\0".utf8)
+      withUnsafeBytes(of: UInt64(madeFirst).littleEndian) { marker += $0 }
+      whole = whole + SecureBytes(marker) + tokens.fileBytes
+    }
+    if let streamed {
+      var marker = Array("lines\0".utf8)
+      withUnsafeBytes(of: UInt64(streamedFirst).littleEndian) { marker += $0 }
+      withUnsafeBytes(of: UInt64(streamed.count).littleEndian) { marker += $0 }
+      whole = whole + SecureBytes(marker) + streamed.contentDigest
+    }
+    return whole
   }
 
   /// `prefix`, then each password held as its byte count and its bytes.
@@ -313,21 +349,36 @@ package struct PasswordSet: Sendable {
     }
   }
 
-  /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search.
-  package func passwords(_ range: Range<Int>) -> [SecureBytes] {
+  /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search (a file
+  /// read line by line: `.candidates` when it cannot be read or changed since it was counted).
+  package func passwords(_ range: Range<Int>) throws(PasswordRecoveryError) -> [SecureBytes] {
+    guard let streamed, range.upperBound > streamedFirst else { return madeOrHeld(range) }
+    let lines = max(range.lowerBound, streamedFirst)..<range.upperBound
+    do {
+      return madeOrHeld(range.lowerBound..<lines.lowerBound)
+        + (try streamed.lines(
+          (lines.lowerBound - streamedFirst)..<(lines.upperBound - streamedFirst)))
+    } catch {
+      throw .candidates(error)
+    }
+  }
+
+  /// Passwords `range` of those made or held (none a line read line by line).
+  private func madeOrHeld(_ range: Range<Int>) -> [SecureBytes] {
     guard let tokens else { return range.map(held) }
     let made = range.clamped(to: madeFirst..<(madeFirst + tokenCount))
-    guard !made.isEmpty else { return range.map(password) }
+    guard !made.isEmpty else { return range.map(heldOrMade) }
     // The tokens' one after the other: the next is mostly the wildcards' next characters.
     var cursor = PasswordTokens.Cursor(tokens, at: made.lowerBound - madeFirst)
-    var batch = (range.lowerBound..<made.lowerBound).map(password)
+    var batch = (range.lowerBound..<made.lowerBound).map(heldOrMade)
     batch.reserveCapacity(range.count)
     for _ in made { batch.append(cursor.next()!.1) }
-    return batch + (made.upperBound..<range.upperBound).map(password)
+    return batch + (made.upperBound..<range.upperBound).map(heldOrMade)
   }
 
   /// How password `index` is told apart without quoting it.
   package func origin(_ index: Int) -> Origin {
+    if streamed != nil, index >= streamedFirst { return .line(index - streamedFirst + 1) }
     var index = index
     if let tokens, index >= madeFirst {
       if index < madeFirst + tokenCount { return .tokens(tokens.decode(index - madeFirst).choices) }

@@ -282,10 +282,10 @@ struct RecoverCommand: Command {
   /// or the one passphrase (empty without --passphrase-file).
   private func readPassphrases() throws -> PassphraseSet {
     if let candidatesPath {
-      let file = try SecretInput.read(
-        SecretSource(role: "passphrase candidates", path: candidatesPath),
-        limit: Self.candidatesByteLimit)
-      return try PassphraseSet(candidates: file)
+      switch try CandidatesInput.read(role: "passphrase candidates", path: candidatesPath) {
+      case .held(let file): return try PassphraseSet(candidates: file)
+      case .lines(let lines): return PassphraseSet(candidates: lines)
+      }
     }
     if let passphraseTokensPath {
       let file = try SecretInput.read(
@@ -297,7 +297,7 @@ struct RecoverCommand: Command {
       } catch {
         throw CLIError.failure(error.cliDescription)
       }
-      return try PassphraseSet(tokens: tokens)
+      return PassphraseSet(tokens: tokens)
     }
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {
@@ -307,7 +307,7 @@ struct RecoverCommand: Command {
     return PassphraseSet(passphrase: passphrase)
   }
 
-  /// A candidates file larger than this is refused before it is read.
+  /// A token list larger than this is refused before it is read.
   static let candidatesByteLimit = 64 << 20
 
   // MARK: - Running

@@ -222,9 +222,7 @@ struct RecoverPasswordCommand: Command {
         try SecretInput.read(SecretSource(role: "password", path: path)))
     }
     let candidates = try candidatesPath.map { path in
-      try SecretInput.read(
-        SecretSource(role: "password candidates", path: path),
-        limit: RecoverCommand.candidatesByteLimit)
+      try CandidatesInput.read(role: "password candidates", path: path)
     }
     let tokenFile = try tokensPath.map { path in
       try SecretInput.read(
@@ -239,7 +237,13 @@ struct RecoverPasswordCommand: Command {
         remembered: remembered, typos: typoCount, model: searchRun.typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
           try PasswordTokens(file: file)
-        }, candidates: candidates)
+        },
+        candidates: candidates.flatMap {
+          if case .held(let file) = $0 { file } else { nil }
+        },
+        lines: candidates.flatMap {
+          if case .lines(let lines) = $0 { lines } else { nil }
+        })
     } catch {
       throw CLIError.failure(error.cliDescription)
     }
