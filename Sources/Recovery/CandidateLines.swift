@@ -55,11 +55,23 @@ package final class CandidateLines: Sendable {
   package static let maximumLineByteCount = SecretInput.maximumByteCount
   /// The index holds at most this many offsets; past it, every other is dropped and the
   /// stride doubles.
-  package static let maximumIndexEntries = 1 << 16
-  /// The stride the index starts at (lines a block).
-  static let minimumStride = 1 << 8
-  /// The bytes one read takes (at least one line more than the longest).
-  static let bufferByteCount = 1 << 18
+  package static let maximumIndexEntries = Layout.standard.indexEntries
+
+  /// The sizes the reading works with; a test takes small ones, to cross every boundary.
+  struct Layout: Sendable {
+    /// The stride the index starts at (lines a block).
+    var minimumStride = 1 << 8
+    /// The most offsets the index holds.
+    var indexEntries = 1 << 16
+    /// The bytes one read takes (more than the longest line).
+    var bufferBytes = 1 << 18
+    /// The longest line.
+    var maximumLine = maximumLineByteCount
+
+    static let standard = Layout()
+  }
+
+  private let layout: Layout
 
   /// The number of lines.
   package let count: Int
@@ -81,6 +93,13 @@ package final class CandidateLines: Sendable {
   /// counts and checks its lines and indexes them. A file other users may read is named to
   /// `warning`, as a secret file read whole is.
   package convenience init(path: String, warning: ((String) -> Void)?) throws(CandidateFileError) {
+    try self.init(path: path, warning: warning, layout: .standard)
+  }
+
+  /// `init(path:warning:)` with the sizes of `layout`.
+  convenience init(path: String, warning: ((String) -> Void)?, layout: Layout)
+    throws(CandidateFileError)
+  {
     let descriptor = Platform.open(path: path, Platform.readOnly | Platform.nonBlocking)
     guard descriptor >= 0 else { throw .unreadable(Platform.message(Platform.errno)) }
     do throws(CandidateFileError) {
@@ -95,24 +114,26 @@ package final class CandidateLines: Sendable {
       _ = Platform.close(descriptor)
       throw error
     }
-    try self.init(descriptor: descriptor)
+    try self.init(descriptor: descriptor, layout: layout)
   }
 
   /// Counts the lines of the regular file open at `descriptor`, which it then owns (and
   /// closes).
-  init(descriptor: Int32) throws(CandidateFileError) {
+  init(descriptor: Int32, layout: Layout) throws(CandidateFileError) {
     guard let info = Platform.info(descriptor) else {
       throw .unreadable(Platform.message(Platform.errno))
     }
     var failure: CandidateFileError?
     var count = 0
-    var stride = Self.minimumStride
+    // A read holds the longest line with its "\r\n", so every read moves on.
+    precondition(layout.bufferBytes >= layout.maximumLine + 2, "a read must hold a line")
+    var stride = layout.minimumStride
     var index: [Int64] = []
     // The digest chain sits before the data in the one wiped buffer: each read's lines are
     // hashed after the digest of those before.
     let digestBytes = 32
     let digest = SecureBytes(count: digestBytes) { digest in
-      _ = SecureBytes(count: digestBytes + Self.bufferByteCount) { scratch in
+      _ = SecureBytes(count: digestBytes + layout.bufferBytes) { scratch in
         let data = UnsafeMutableRawBufferPointer(rebasing: scratch[digestBytes...])
         var offset: Int64 = 0
         var first = true
@@ -130,9 +151,11 @@ package final class CandidateLines: Sendable {
           let atEnd = filled < data.count
           var processed = from
           let chunk = UnsafeRawBufferPointer(rebasing: data[0..<filled])
-          let result = Self.forEachLine(in: chunk, from: from, atEnd: atEnd) { line in
+          let result = Self.forEachLine(
+            in: chunk, from: from, atEnd: atEnd, longest: layout.maximumLine
+          ) { line in
             if count % stride == 0 {
-              if index.count == Self.maximumIndexEntries {
+              if index.count == layout.indexEntries {
                 index = index.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
                 stride *= 2
               }
@@ -145,7 +168,7 @@ package final class CandidateLines: Sendable {
           guard failure == nil else { return }
           switch result {
           case .tooLong:
-            failure = .lineTooLong(line: count + 1, limit: Self.maximumLineByteCount)
+            failure = .lineTooLong(line: count + 1, limit: layout.maximumLine)
             return
           case .processed(let end): processed = end
           }
@@ -178,6 +201,7 @@ package final class CandidateLines: Sendable {
       throw .noLines
     }
     self.descriptor = descriptor
+    self.layout = layout
     self.count = count
     self.stride = stride
     self.index = index
@@ -203,7 +227,7 @@ package final class CandidateLines: Sendable {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "lines out of range")
     try checkUnchanged()
     var failure: CandidateFileError?
-    _ = SecureBytes(count: Self.bufferByteCount) { data in
+    _ = SecureBytes(count: layout.bufferBytes) { data in
       let block = range.lowerBound / stride
       var line = block * stride
       var offset = index[block]
@@ -215,7 +239,9 @@ package final class CandidateLines: Sendable {
         }
         let atEnd = filled < data.count
         let chunk = UnsafeRawBufferPointer(rebasing: data[0..<filled])
-        let result = Self.forEachLine(in: chunk, from: 0, atEnd: atEnd) { bytes in
+        let result = Self.forEachLine(
+          in: chunk, from: 0, atEnd: atEnd, longest: layout.maximumLine
+        ) { bytes in
           let text = UnsafeRawBufferPointer(rebasing: chunk[bytes])
           // The count checked every line: one that fails now was changed.
           guard line < count, Self.problem(in: text, line: line + 1) == nil else {
@@ -266,7 +292,7 @@ package final class CandidateLines: Sendable {
   // MARK: - Lines
 
   /// How a read ended: its lines up to `end` taken (the next read starts there), or a line
-  /// longer than `maximumLineByteCount`.
+  /// longer than the longest a line may be.
   private enum Scan {
     case processed(Int)
     case tooLong
@@ -274,24 +300,26 @@ package final class CandidateLines: Sendable {
 
   /// Calls `body` with the byte range of each whole line of `chunk` from `from` (its ending
   /// left out; with `atEnd`, the rest after the last ending is the last line) until it returns
-  /// false.
+  /// false; a line longer than `longest` bytes ends the scan.
   private static func forEachLine(
-    in chunk: UnsafeRawBufferPointer, from: Int, atEnd: Bool, _ body: (Range<Int>) -> Bool
+    in chunk: UnsafeRawBufferPointer, from: Int, atEnd: Bool, longest: Int,
+    _ body: (Range<Int>) -> Bool
   ) -> Scan {
     var start = from
     while start < chunk.count {
       let rest = UnsafeRawBufferPointer(rebasing: chunk[start...])
       guard let found = rest.firstIndex(of: 0x0A) else {
         guard atEnd else {
-          return chunk.count - start > maximumLineByteCount ? .tooLong : .processed(start)
+          // The longest line and a carriage return may wait for their line feed.
+          return chunk.count - start > longest + 1 ? .tooLong : .processed(start)
         }
-        guard chunk.count - start <= maximumLineByteCount else { return .tooLong }
+        guard chunk.count - start <= longest else { return .tooLong }
         _ = body(start..<chunk.count)
         return .processed(chunk.count)
       }
       let newline = start + found - rest.startIndex
       let end = newline > start && chunk[newline - 1] == 0x0D ? newline - 1 : newline
-      guard end - start <= maximumLineByteCount else { return .tooLong }
+      guard end - start <= longest else { return .tooLong }
       let more = body(start..<end)
       start = newline + 1
       if !more { break }
