@@ -118,7 +118,8 @@ package enum RecoveryText {
     if recovery.passphrases.count > 1 {
       line +=
         " (\(grouped(search.candidateCount)) phrases × "
-        + "\(grouped(UInt64(recovery.passphrases.count))) passphrases)"
+        + "\(grouped(UInt64(recovery.passphrases.count))) passphrases"
+        + (recovery.passphrases.mayRepeat ? ", duplicates possible)" : ")")
     }
     let configuration = recovery.configuration
     if configuration.shardCount > 1 {

@@ -69,8 +69,10 @@ struct RecoverCommand: Command {
         --shard) recover tries in turn the phrase as written, a swap, one wrong word,
         ... (automatic phases), saying each before it starts; --typos 0 searches the
         phrase as written only. --passphrase-candidates FILE tries each line as the
-        BIP-39 passphrase; --passphrase-tokens FILE the passphrases a token list
-        makes (btcrecover's syntax, as recover password --tokens reads it);
+        BIP-39 passphrase (a file over 64 MiB or 2^23 lines read line by line as
+        the search takes it, repeats not dropped); --passphrase-tokens FILE the
+        passphrases a token list makes (btcrecover's syntax, as recover password
+        --tokens reads it; numbered, any number, duplicates possible);
         --passphrase-typos K the passphrase file's within K typos, the likely ones
         first (caps lock, a neighbouring key on --keyboard's layout…).
         --max-hours H stops the run after H hours, as Ctrl-C does.

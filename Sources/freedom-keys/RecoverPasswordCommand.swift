@@ -53,7 +53,8 @@ struct RecoverPasswordCommand: Command {
         to fourth; wildcards %d, %4d, %1,3d, %a, %A, %n, %s, %[!?#] and the others of
         docs/recover.md; # begins a comment line: numbered and made as the search
         takes them, any number up to 2^63, duplicates possible), then each line of
-        --password-candidates. With --password-file alone, the password as
+        --password-candidates (a file over 64 MiB or 2^23 lines read line by line as
+        the search takes it, any size, duplicates possible). With --password-file alone, the password as
         remembered, one likely typo, one edit (any character deleted, inserted or
         replaced, or two exchanged) and two likely typos are searched in turn
         (phases, each announced). Each candidate is tried as its UTF-8 bytes, never
