@@ -192,6 +192,14 @@ package final class CandidateLines: Sendable {
           into: digest.baseAddress!)
       }
     }
+    // A file that changed while it was counted is not what was counted.
+    if failure == nil,
+      Platform.info(descriptor).map({
+        $0.size != info.size || $0.modified != info.modified
+      }) ?? true
+    {
+      failure = .changed
+    }
     if let failure {
       _ = Platform.close(descriptor)
       throw failure

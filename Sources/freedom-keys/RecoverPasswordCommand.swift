@@ -53,12 +53,13 @@ struct RecoverPasswordCommand: Command {
         to fourth; wildcards %d, %4d, %1,3d, %a, %A, %n, %s, %[!?#] and the others of
         docs/recover.md; # begins a comment line: numbered and made as the search
         takes them, any number up to 2^63, duplicates possible), then each line of
-        --password-candidates (a file over 64 MiB or 2^23 lines read line by line as
-        the search takes it, any size, duplicates possible). With --password-file alone, the password as
-        remembered, one likely typo, one edit (any character deleted, inserted or
-        replaced, or two exchanged) and two likely typos are searched in turn
-        (phases, each announced). Each candidate is tried as its UTF-8 bytes, never
-        normalised, and each once; they are counted before the search. The password
+        --password-candidates (a file over 64 MiB or 2^23 lines read line by line
+        as the search takes it: any size, duplicates possible). With --password-file
+        alone, the password as remembered, one likely typo, one edit (any character
+        deleted, inserted or replaced, or two exchanged) and two likely typos are
+        searched in turn (phases, each announced). Each candidate is tried as its
+        UTF-8 bytes, never normalised, and each once (but for --tokens' and a file
+        read line by line); they are counted before the search. The password
         is never printed: stdout says which candidate opened the file (the one
         remembered with caps lock; candidate line 4), and --out writes it to a new
         file (mode 0600, checked before the search, as --resume's directory is).
