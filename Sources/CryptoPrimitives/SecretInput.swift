@@ -220,7 +220,7 @@ public enum SecretInput {
   }
 
   /// "words.txt is readable by other users (mode 0644); run chmod 600 words.txt", or nil.
-  private static func sharedNotice(path: String, mode: UInt32) -> String? {
+  package static func sharedNotice(path: String, mode: UInt32) -> String? {
     guard mode & 0o044 != 0 else { return nil }
     let digits = String(mode & 0o7777, radix: 8)
     let octal = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
@@ -248,6 +248,19 @@ public enum SecretInput {
       }
     }
     return bomLength == 0 || keepsByteOrderMark ? bytes : bytes[bomLength..<bytes.count]
+  }
+
+  /// Where `raw` first stops being text a secret may hold, as `read` checks it: the 0-based
+  /// offset of the first byte that is not UTF-8 or begins a control character other than tab,
+  /// line feed and carriage return (`isControl`); nil when there is none.
+  package static func firstProblem(in raw: UnsafeRawBufferPointer) -> (
+    offset: Int, isControl: Bool
+  )? {
+    switch firstProblem(in: raw, from: 0) {
+    case nil: nil
+    case .invalid(let offset): (offset, false)
+    case .control(_, let offset): (offset, true)
+    }
   }
 
   private enum Problem {

@@ -10,8 +10,9 @@ import VaultKeys
 /// The BIP-39 passphrases a search tries with every checksum-valid phrase: one (the empty
 /// passphrase, or the one given), the lines of a candidates file, or every passphrase within K
 /// typos of a remembered one, likeliest first. Distinct after NFKD, in the order given (a later duplicate is
-/// dropped), all in one wiped buffer; typos too many to hold may be numbered instead
-/// (`TypoTree`): made as the search takes them, in the same order, not compared (`mayRepeat`).
+/// dropped), all in one wiped buffer — except those numbered, not held: a token list's, the
+/// lines of a candidates file too large to hold and typos too many to hold (`TypoTree`), made
+/// (NFKD) from their number as the search takes them, where one may come twice (`mayRepeat`).
 package struct PassphraseSet: Sendable {
   /// Where the passphrases came from, to say which one matched without quoting it.
   package enum Source: Sendable, Equatable {
@@ -32,16 +33,15 @@ package struct PassphraseSet: Sendable {
   /// For `.candidates`: the 1-based line of each passphrase; for `.tokens`: the number of each
   /// in the token list's numbering.
   private let lines: [Int]
-  /// For `.tokens`: the list, to say which tokens made a passphrase.
-  private let tokens: PasswordTokens?
+  /// For `.tokens`, `.candidates` from a file read line by line and `.typos` too many to hold:
+  /// the passphrases, made from their number as the search takes them (none held in `bytes`;
+  /// numbered typos keep the remembered passphrase there, for the digest).
+  private let numbered: Numbered?
   /// For `.typos`: how each string made was made (the remembered one first), and which of them
   /// passphrase i is — the typos that made a passphrase, without its text.
   private let steps: [Step]
   private let made: [Int]
   package let source: Source
-  /// For `.typos` too many to hold: the numbered tree, whose strings are the passphrases
-  /// (`bytes` then holds the remembered one alone, for the digest).
-  private let streamed: TypoTree?
 
   /// More passphrases than this (before duplicates are dropped) are refused.
   package static let maximumCount = 1 << 23
@@ -52,21 +52,39 @@ package struct PassphraseSet: Sendable {
   package static let printableASCII: ClosedRange<UInt8> = 0x20...0x7E
 
   /// The number of passphrases.
-  package var count: Int { streamed?.count ?? offsets.count - 1 }
+  package var count: Int {
+    switch numbered {
+    case nil: offsets.count - 1
+    case .lines(let lines): lines.count
+    case .tokens(let tokens): tokens.count
+    case .typos(let tree): tree.count
+    }
+  }
 
-  /// Whether the same passphrase may come more than once: numbered typos are not compared.
-  package var mayRepeat: Bool { streamed != nil }
+  /// Whether the same passphrase may come more than once: those numbered (a token list's, a
+  /// file's read line by line, typos too many to hold) are not compared (the others are, and each is kept where it
+  /// first comes).
+  package var mayRepeat: Bool { numbered != nil }
+
+  /// Passphrases made from their number, not held.
+  private enum Numbered: Sendable {
+    /// Line i + 1 of a file read line by line.
+    case lines(CandidateLines)
+    /// Password i of a token list.
+    case tokens(PasswordTokens)
+    /// String i of the remembered passphrase's numbered typos.
+    case typos(TypoTree)
+  }
 
   /// The empty passphrase, or `passphrase`.
   package init(passphrase: SecureBytes = SecureBytes(count: 0) { _ in }) {
     bytes = Mnemonic.compatibilityDecomposed(passphrase)
     offsets = [0, bytes.count]
     lines = []
-    tokens = nil
+    numbered = nil
     steps = []
     made = []
     source = .single
-    streamed = nil
   }
 
   /// The lines of a candidates file (UTF-8): each line one passphrase, an empty line the empty
@@ -109,55 +127,35 @@ package struct PassphraseSet: Sendable {
     self.bytes = bytes
     self.offsets = offsets
     lines = kept.map { $0 + 1 }
-    tokens = nil
+    numbered = nil
     steps = []
     made = []
     source = .candidates
-    streamed = nil
   }
 
-  /// The passphrases a token list makes (btcrecover's syntax, `PasswordTokens`), in its order,
-  /// compared after NFKD: one that repeats an earlier one is dropped, so the count is exact.
-  /// They are held, as the other sets are: more than `maximumCount` are refused.
-  package init(tokens: PasswordTokens) throws(RecoveryError) {
-    guard tokens.count <= Self.maximumCount else {
-      throw .tooManyPassphrases(UInt64(tokens.count))
-    }
-    // Made twice, one at a time: to count their bytes, then into one wiped buffer.
-    func forEachDecomposed(_ body: (SecureBytes) -> Void) {
-      tokens.forEachPassword { _, password in
-        let ascii = password.withUnsafeBytes { !$0.contains { $0 >= 0x80 } }
-        // Valid UTF-8: made of a UTF-8 file's bytes and whole characters.
-        body(ascii ? password : password.withUnsafeBytes { NFKD.normalize(utf8: $0) }!)
-        return true
-      }
-    }
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(tokens.count)
-    var end = 0
-    forEachDecomposed { passphrase in
-      ranges.append(end..<(end + passphrase.count))
-      end += passphrase.count
-    }
-    guard end <= Self.maximumByteCount else { throw .tooManyPassphrases(UInt64(tokens.count)) }
-    let arena = SecureBytes(count: end) { target in
-      var index = 0
-      forEachDecomposed { passphrase in
-        passphrase.withUnsafeBytes {
-          UnsafeMutableRawBufferPointer(rebasing: target[ranges[index]]).copyMemory(from: $0)
-        }
-        index += 1
-      }
-    }
-    let (bytes, offsets, kept) = Self.distinct(arena, ranges)
-    self.bytes = bytes
-    self.offsets = offsets
-    lines = kept
-    self.tokens = tokens
+  /// The lines of a candidates file too large to hold, read from it as the search takes them
+  /// (each NFKD as it is read); numbered, not compared: one may come twice.
+  package init(candidates lines: CandidateLines) {
+    bytes = SecureBytes(count: 0) { _ in }
+    offsets = [0]
+    self.lines = []
+    numbered = .lines(lines)
+    steps = []
+    made = []
+    source = .candidates
+  }
+
+  /// The passphrases a token list makes (btcrecover's syntax, `PasswordTokens`), in its order:
+  /// numbered, made (NFKD) from their number as the search takes them, never held; not
+  /// compared, so one may come twice, and `count` is the token list's, exactly.
+  package init(tokens: PasswordTokens) {
+    bytes = SecureBytes(count: 0) { _ in }
+    offsets = [0]
+    lines = []
+    numbered = .tokens(tokens)
     steps = []
     made = []
     source = .tokens
-    streamed = nil
   }
 
   /// The passphrases within `edits` typos of `remembered` (NFKD), likeliest first: the
@@ -170,7 +168,7 @@ package struct PassphraseSet: Sendable {
   /// others. Each passphrase is kept where it first comes. More than `maximumHeld` (before
   /// duplicates are dropped) are refused; with `streamsTypos` they are numbered instead
   /// (`TypoTree`): counted exactly, made as the search takes them, not compared (so they may
-  /// repeat), and refused only when their count may overflow `Int`.
+  /// repeat), and refused only when their count may overflow `Int` or take too long to count.
   package init(
     remembered passphrase: SecureBytes, edits: Int, typos model: TypoModel = TypoModel(),
     streamsTypos: Bool = false, maximumHeld: Int = PassphraseSet.maximumCount
@@ -311,52 +309,94 @@ package struct PassphraseSet: Sendable {
       bytes = decomposed
       offsets = [0, decomposed.count]
       lines = []
-      tokens = nil
+      numbered = .typos(tree)
       self.steps = []
       made = []
       source = .typos(edits: edits)
-      streamed = tree
       return
     }
     let (bytes, offsets, kept) = Self.distinct(arena, ranges)
     self.bytes = bytes
     self.offsets = offsets
     lines = []
-    tokens = nil
+    numbered = nil
     self.steps = steps
     made = kept
     source = .typos(edits: edits)
-    streamed = nil
   }
 
-  /// BIP-39's salt for passphrase `index`: "mnemonic" + the NFKD passphrase.
-  func salt(_ index: Int) -> SecureBytes {
-    let prefix = Array("mnemonic".utf8)
-    if let streamed { return SecureBytes(prefix) + streamed.string(at: index) }
-    let range = offsets[index]..<offsets[index + 1]
-    return SecureBytes(count: prefix.count + range.count) { target in
-      target.copyBytes(from: prefix)
-      bytes.withUnsafeBytes { source in
-        UnsafeMutableRawBufferPointer(rebasing: target[prefix.count...]).copyMemory(
-          from: UnsafeRawBufferPointer(rebasing: source[range]))
+  /// BIP-39's salt for passphrase `index`: "mnemonic" + the NFKD passphrase (a line read line
+  /// by line: `CandidateFileError` when the file cannot be read or changed since it was counted).
+  func salt(_ index: Int) throws(CandidateFileError) -> SecureBytes {
+    try salts(index..<(index + 1))[0]
+  }
+
+  /// The salts of passphrases `range`, in order: one read of a file read line by line, one
+  /// token cursor's walk.
+  func salts(_ range: Range<Int>) throws(CandidateFileError) -> [SecureBytes] {
+    let prefix = SecureBytes(Array("mnemonic".utf8))
+    return try passphrases(range).map { prefix + $0 }
+  }
+
+  /// The salt of the first passphrase if it is held (the one of `.single`), else of the empty
+  /// passphrase: a sample salt, to measure a search without reading a file.
+  var firstSalt: SecureBytes {
+    let prefix = SecureBytes(Array("mnemonic".utf8))
+    return numbered == nil ? prefix + bytes[offsets[0]..<offsets[1]] : prefix
+  }
+
+  /// The one passphrase (NFKD) of `.single`; nil for the others.
+  package var given: SecureBytes? { source == .single ? bytes : nil }
+
+  /// Passphrase `index` (NFKD): for `--out`, nowhere else.
+  package func passphrase(_ index: Int) throws(CandidateFileError) -> SecureBytes {
+    try passphrases(index..<(index + 1))[0]
+  }
+
+  /// Passphrases `range` (NFKD), each in a wiped buffer of its own.
+  private func passphrases(_ range: Range<Int>) throws(CandidateFileError) -> [SecureBytes] {
+    switch numbered {
+    case nil:
+      return range.map { bytes[offsets[$0]..<offsets[$0 + 1]] }
+    case .tokens(let tokens):
+      var cursor = PasswordTokens.Cursor(tokens, at: range.lowerBound)
+      // Valid UTF-8: made of a UTF-8 file's bytes and whole characters.
+      return range.map { _ in Self.decomposed(cursor.next()!.1)! }
+    case .lines(let lines):
+      var made: [SecureBytes] = []
+      var invalid = false
+      made.reserveCapacity(range.count)
+      try lines.forEach(in: range) { _, line in
+        guard let passphrase = Self.decomposed(SecureBytes(line)) else {
+          invalid = true
+          return
+        }
+        made.append(passphrase)
       }
+      // The count checked every line's UTF-8: one that fails now was changed.
+      guard !invalid else { throw .changed }
+      return made
+    case .typos(let tree):
+      return tree.strings(range)
     }
   }
 
-  /// Passphrase `index` (NFKD): for `--out`, nowhere else.
-  package func passphrase(_ index: Int) -> SecureBytes {
-    if let streamed { return streamed.string(at: index) }
-    return bytes[offsets[index]..<offsets[index + 1]]
+  /// The NFKD of a UTF-8 passphrase (ASCII is its own), nil if it is not UTF-8.
+  private static func decomposed(_ passphrase: SecureBytes) -> SecureBytes? {
+    let ascii = passphrase.withUnsafeBytes { !$0.contains { $0 >= 0x80 } }
+    return ascii ? passphrase : passphrase.withUnsafeBytes { NFKD.normalize(utf8: $0) }
   }
 
   /// How passphrase `index` is told apart without quoting it.
   package func origin(_ index: Int) -> PassphraseOrigin {
-    switch source {
-    case .single: .given
-    case .candidates: .line(lines[index])
-    case .tokens: .tokens(tokens.map { $0.decode(lines[index]).choices } ?? [])
-    case .typos:
-      .edits(streamed?.edits(at: index) ?? edits(madeBy: made[index]))
+    switch (source, numbered) {
+    case (.single, _): .given
+    case (_, .lines): .line(index + 1)
+    case (_, .tokens(let tokens)): .tokens(tokens.decode(index).choices)
+    case (_, .typos(let tree)): .edits(tree.edits(at: index))
+    case (.candidates, nil): .line(lines[index])
+    case (.tokens, nil): .tokens([])
+    case (.typos, nil): .edits(edits(madeBy: made[index]))
     }
   }
 
@@ -373,17 +413,26 @@ package struct PassphraseSet: Sendable {
 
   /// A keyed digest of the set for a checkpoint's search hash: it tells two sets apart, and
   /// without `key` (the remembered words) does not let the passphrases be guessed from it.
+  /// Numbered passphrases enter by what defines them: the token list as read, or the digest
+  /// of the file's content made when it was counted.
   func digest(key: SecureBytes) -> [UInt8] {
     var message = Array("freedom-keys passphrases 1\0".utf8)
     withUnsafeBytes(of: UInt64(count).littleEndian) { message += $0 }
     for offset in offsets { withUnsafeBytes(of: UInt64(offset).littleEndian) { message += $0 } }
-    // Numbered typos: the remembered passphrase (held alone), K and the keyboard.
-    if let streamed, case .typos(let edits) = source {
-      message += Array("numbered typos\0".utf8)
-      withUnsafeBytes(of: UInt64(edits).littleEndian) { message += $0 }
-      message += Array(streamed.model.keyboard.name.utf8) + [0]
+    var whole = SecureBytes(message) + bytes
+    switch numbered {
+    case nil: break
+    case .tokens(let tokens): whole = whole + SecureBytes(Array("tokens\0".utf8)) + tokens.fileBytes
+    case .lines(let lines): whole = whole + SecureBytes(Array("lines\0".utf8)) + lines.contentDigest
+    case .typos(let tree):
+      // The remembered passphrase (held alone in `bytes`), K and the keyboard.
+      var typos = Array("numbered typos\0".utf8)
+      if case .typos(let edits) = source {
+        withUnsafeBytes(of: UInt64(edits).littleEndian) { typos += $0 }
+      }
+      typos += Array(tree.model.keyboard.name.utf8) + [0]
+      whole = whole + SecureBytes(typos)
     }
-    let whole = SecureBytes(message) + bytes
     let tag = key.withUnsafeBytes { key in
       whole.withUnsafeBytes { HMACSHA256.authenticate(key: key, message: $0) }
     }

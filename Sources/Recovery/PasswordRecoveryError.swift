@@ -37,6 +37,8 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
   case checkpointPastEnd(doneBelow: Int, count: Int)
   /// The key derivation could not run (scrypt's memory could not be had): why.
   case kdfFailed(String)
+  /// The candidates file read line by line cannot be read, or changed since it was counted.
+  case candidates(CandidateFileError)
   /// A password gave the file's MAC or tag, but the file does not open with it as the app would
   /// open it (the key does not match the address, the vault holds no mnemonic): why.
   case damagedFile(String)
@@ -88,6 +90,8 @@ package enum PasswordRecoveryError: Error, Equatable, Sendable, CustomStringConv
       "the key derivation could not run: \(reason)"
     case .damagedFile(let reason):
       "a password matched the file's check, but the file does not open with it: \(reason)"
+    case .candidates(let error):
+      "the password candidates file: \(error)"
     }
   }
 

@@ -151,7 +151,14 @@ extension PasswordSearch {
         range, found: target.firstOpening(keys: keys).map { range.lowerBound + $0 })
     }
     while let range = coordinator.take() {
-      let batch = passwords.passwords(range)
+      let batch: [SecureBytes]
+      do {
+        batch = try passwords.passwords(range)
+      } catch {
+        // A candidates file that changed: this batch is left undone and the search stops.
+        coordinator.fail(error)
+        break
+      }
       let salts = Array(repeating: salt, count: batch.count)
       inFlight.append(
         (

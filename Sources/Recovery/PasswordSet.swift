@@ -8,8 +8,10 @@ import VaultKeys
 /// makes, then the lines of a candidates file. The bytes are exactly what an app hashes: UTF-8
 /// as given, never normalised. The typos' and the lines' are held in one wiped buffer, each
 /// once; the token list's are made from their number as the search takes them (never held,
-/// not compared: one may come twice, `mayRepeat`). Typos too many to hold may be numbered
-/// instead (`TypoTree`): made as the search takes them, in the same order, and not compared.
+/// not compared: one may come twice, `mayRepeat`), and so are the lines of a candidates file
+/// too large to hold (`CandidateLines`: read from the file by number, not compared). Typos
+/// too many to hold may be numbered instead (`TypoTree`): made as the search takes them, in
+/// the same order, and not compared.
 package struct PasswordSet: Sendable {
   /// Where a password came from, to say which one opened the file without quoting it.
   package enum Origin: Sendable, Equatable {
@@ -54,13 +56,15 @@ package struct PasswordSet: Sendable {
   private let madeFirst: Int
   /// For the strings made from lines (after the tokens'): the 1-based line.
   private let lines: [Int]
+  /// A candidates file read line by line: its lines come last, after every other.
+  private let streamedLines: CandidateLines?
   /// The remembered password's levels when they are numbered, not held (they come first,
   /// then the token list's and the lines'), and what each level is.
-  private let streamed: TypoTree?
+  private let typoTree: TypoTree?
   private let streamedLevels: [Level]
   /// What a search's hash takes of numbered typos: the remembered password and how its
   /// typos are made.
-  private let streamedHashInput: SecureBytes?
+  private let typoTreeHashInput: SecureBytes?
 
   /// More passwords than this (before duplicates are dropped) are refused, as for passphrases.
   package static let maximumCount = PassphraseSet.maximumCount
@@ -68,19 +72,23 @@ package struct PasswordSet: Sendable {
   static let maximumByteCount = PassphraseSet.maximumByteCount
 
   /// The number of passwords.
-  package var count: Int { streamedCount + offsets.count - 1 + tokenCount }
+  package var count: Int { typoCount + linesFirst + (streamedLines?.count ?? 0) }
 
-  /// How many passwords the numbered typos make (0 when they are held).
-  private var streamedCount: Int { streamed?.count ?? 0 }
+  /// How many passwords the numbered typos make (0 when they are held); they come first.
+  private var typoCount: Int { typoTree?.count ?? 0 }
 
-  /// Whether the same password may come more than once: a token list's passwords and
-  /// numbered typos are numbered, not compared (the others are, and each is kept where it
-  /// first comes).
-  package var mayRepeat: Bool { tokens != nil || streamed != nil }
+  /// The number, after the numbered typos, of the first line of a candidates file read line
+  /// by line.
+  private var linesFirst: Int { offsets.count - 1 + tokenCount }
+
+  /// Whether the same password may come more than once: a token list's passwords are
+  /// numbered, not compared, and so are the lines of a candidates file read line by line and
+  /// numbered typos (the others are, and each is kept where it first comes).
+  package var mayRepeat: Bool { tokens != nil || streamedLines != nil || typoTree != nil }
 
   /// Whether the remembered password's typos are numbered, made as the search takes them,
   /// rather than held.
-  package var streamsTypos: Bool { streamed != nil }
+  package var streamsTypos: Bool { typoTree != nil }
 
   /// The remembered password (if any) and every password within `typos` likely typos of it
   /// (with `oneEdit`, every password one generic edit from it after those one likely typo
@@ -88,15 +96,18 @@ package struct PasswordSet: Sendable {
   /// or "\r\n" ends a line, an empty line is the empty password, the last line ending adds
   /// no line). How many there may be is bounded before any is made (the token list's counted
   /// exactly); duplicates among the typos' and the lines' are dropped where they come again,
-  /// so `count` is exact (the token list's may repeat). Typos that would make more than
-  /// `maximumHeld` passwords (or more than `maximumByteCount` bytes), before duplicates are
-  /// dropped, are refused; with `streamsTypos` they are numbered instead (`TypoTree`): counted
-  /// exactly, made as the search takes them, not compared (so they may repeat), and refused
-  /// only when their count may overflow `Int`.
+  /// so `count` is exact (the token list's may repeat). A candidates file too large to hold is
+  /// given as `lines` instead: its lines are read as the search takes them, not compared.
+  /// Typos that would make more than `maximumHeld` passwords (or more than `maximumByteCount`
+  /// bytes), before duplicates are dropped, are refused; with `streamsTypos` they are numbered
+  /// instead (`TypoTree`): counted exactly, made as the search takes them, not compared (so
+  /// they may repeat), and refused only when their count may overflow `Int` or take too long
+  /// to count.
   package init(
     remembered: SecureBytes?, typos: Int = 0, oneEdit: Bool = false,
     model: TypoModel = TypoModel(), tokens: PasswordTokens? = nil, candidates: SecureBytes? = nil,
-    streamsTypos: Bool = false, maximumHeld: Int = PasswordSet.maximumCount
+    lines fileLines: CandidateLines? = nil, streamsTypos: Bool = false,
+    maximumHeld: Int = PasswordSet.maximumCount
   ) throws(PasswordRecoveryError) {
     let typos = remembered == nil ? 0 : max(0, typos)
     let oneEdit = remembered != nil && oneEdit
@@ -107,7 +118,9 @@ package struct PasswordSet: Sendable {
       guard candidates.withUnsafeBytes(ScalarBuffer.isValidUTF8) else { throw .invalidUTF8 }
       guard !lineRanges.isEmpty else { throw .noPasswords }
     }
-    guard remembered != nil || tokens != nil || !lineRanges.isEmpty else { throw .noPasswords }
+    guard remembered != nil || tokens != nil || !lineRanges.isEmpty || fileLines != nil else {
+      throw .noPasswords
+    }
     let length: Int
     if let remembered {
       guard let scalars = remembered.withUnsafeBytes(ScalarBuffer.scalarCount) else {
@@ -201,8 +214,8 @@ package struct PasswordSet: Sendable {
       }
     }
     streamedLevels = streamedKinds
-    self.streamed = streamed
-    streamedHashInput = streamed.map { _ in
+    typoTree = streamed
+    typoTreeHashInput = streamed.map { _ in
       var marker = Array("typos\0".utf8)
       withUnsafeBytes(of: UInt64(typos).littleEndian) { marker += $0 }
       marker += [oneEdit ? 1 : 0] + Array(model.keyboard.name.utf8) + [0]
@@ -296,10 +309,16 @@ package struct PasswordSet: Sendable {
     tokenCount = tokens?.count ?? 0
     // The strings made from the remembered password come first among those kept.
     madeFirst = kept.firstIndex { $0 >= steps.count } ?? kept.count
-    guard Int.max - tokenCount - (streamed?.count ?? 0) > offsets.count else {
-      throw .tooManyPasswords(UInt64(Int.max))
+    // The numbered typos, the held, the token list's and the file's lines: all numbered in Int.
+    let numbered = [tokenCount, fileLines?.count ?? 0, streamed?.count ?? 0]
+    var total = offsets.count
+    for count in numbered {
+      let (sum, overflow) = total.addingReportingOverflow(count)
+      guard !overflow, sum < Int.max else { throw .tooManyPasswords(UInt64(Int.max)) }
+      total = sum
     }
     lines = lineRanges.indices.map { $0 + 1 }
+    streamedLines = fileLines
   }
 
   /// The levels made from the remembered password, in order, and their passwords: the
@@ -307,15 +326,15 @@ package struct PasswordSet: Sendable {
   /// typos away, and so on (each password in the level it first comes in); empty without a
   /// remembered password.
   package var levels: [(level: Level, passwords: Range<Int>)] {
-    Array(zip(streamed == nil ? levelKinds : streamedLevels, typoLevels))
+    Array(zip(typoTree == nil ? levelKinds : streamedLevels, typoLevels))
   }
 
   /// The passwords of each level (`levels`), in order.
   package var typoLevels: [Range<Int>] {
-    if let streamed {
+    if let typoTree {
       // A numbered level is one range of the numbering, in order.
       var start = 0
-      return streamed.levelCounts.map { count in
+      return typoTree.levelCounts.map { count in
         defer { start += count }
         return start..<(start + count)
       }
@@ -333,17 +352,14 @@ package struct PasswordSet: Sendable {
     return ends.indices.map { ($0 == 0 ? 0 : ends[$0 - 1])..<ends[$0] }
   }
 
-  /// Password `index`, in a new wiped buffer.
-  package func password(_ index: Int) -> SecureBytes {
-    if let streamed {
-      if index < streamed.count { return streamed.string(at: index) }
-      return afterTypos(index - streamed.count)
-    }
-    return afterTypos(index)
+  /// Password `index`, in a new wiped buffer (a line read line by line: `.candidates` when the
+  /// file cannot be read or changed since it was counted).
+  package func password(_ index: Int) throws(PasswordRecoveryError) -> SecureBytes {
+    try passwords(index..<(index + 1))[0]
   }
 
-  /// Password `index` of those after the numbered typos (all, when none are numbered).
-  private func afterTypos(_ index: Int) -> SecureBytes {
+  /// Password `index` of those made or held (not a line read line by line).
+  private func heldOrMade(_ index: Int) -> SecureBytes {
     if let tokens, index >= madeFirst {
       if index < madeFirst + tokenCount { return tokens.password(at: index - madeFirst).1 }
       return held(index - tokenCount)
@@ -358,15 +374,25 @@ package struct PasswordSet: Sendable {
 
   /// What a search's hash takes, in one wiped buffer: `prefix`, then each password held as its
   /// byte count (8 bytes, little-endian) and its bytes; with a token list, then where its
-  /// passwords begin and the list itself (the numbering is the list's).
+  /// passwords begin and the list itself (the numbering is the list's); with a file read line
+  /// by line, then where its lines begin, their number and the digest of its content; with
+  /// numbered typos, the remembered password and how its typos are made.
   func hashInput(after prefix: [UInt8]) -> SecureBytes {
-    var held = lengthPrefixed(after: prefix)
-    // Numbered typos: the remembered password and how its typos are made, after the held.
-    if let streamedHashInput { held = held + streamedHashInput }
-    guard let tokens else { return held }
-    var marker = Array("tokens\0".utf8)
-    withUnsafeBytes(of: UInt64(madeFirst).littleEndian) { marker += $0 }
-    return held + SecureBytes(marker) + tokens.fileBytes
+    var whole = lengthPrefixed(after: prefix)
+    if let tokens {
+      var marker = Array("tokens\0".utf8)
+      withUnsafeBytes(of: UInt64(madeFirst).littleEndian) { marker += $0 }
+      whole = whole + SecureBytes(marker) + tokens.fileBytes
+    }
+    if let streamedLines {
+      var marker = Array("lines\0".utf8)
+      withUnsafeBytes(of: UInt64(linesFirst).littleEndian) { marker += $0 }
+      withUnsafeBytes(of: UInt64(streamedLines.count).littleEndian) { marker += $0 }
+      whole = whole + SecureBytes(marker) + streamedLines.contentDigest
+    }
+    // Numbered typos: the remembered password and how its typos are made.
+    if let typoTreeHashInput { whole = whole + typoTreeHashInput }
+    return whole
   }
 
   /// `prefix`, then each password held as its byte count and its bytes.
@@ -391,39 +417,54 @@ package struct PasswordSet: Sendable {
     }
   }
 
-  /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search.
-  package func passwords(_ range: Range<Int>) -> [SecureBytes] {
-    guard let streamed else { return passwordsAfterTypos(range) }
-    // The numbered typos one after the other, from one seek.
-    let typos = range.clamped(to: 0..<streamed.count)
-    let rest = range.clamped(to: streamed.count..<count)
-    return streamed.strings(typos)
-      + passwordsAfterTypos((rest.lowerBound - streamed.count)..<(rest.upperBound - streamed.count))
+  /// Passwords `range`, each in a wiped buffer of its own, for one batch of a search (a file
+  /// read line by line: `.candidates` when it cannot be read or changed since it was counted).
+  package func passwords(_ range: Range<Int>) throws(PasswordRecoveryError) -> [SecureBytes] {
+    guard let typoTree else { return try afterTypos(range) }
+    // The numbered typos one after the other, from one seek; then the others.
+    let typos = range.clamped(to: 0..<typoTree.count)
+    let rest = range.clamped(to: typoTree.count..<count)
+    return typoTree.strings(typos)
+      + (try afterTypos((rest.lowerBound - typoTree.count)..<(rest.upperBound - typoTree.count)))
   }
 
   /// Passwords `range` of those after the numbered typos (all, when none are numbered).
-  private func passwordsAfterTypos(_ range: Range<Int>) -> [SecureBytes] {
+  private func afterTypos(_ range: Range<Int>) throws(PasswordRecoveryError) -> [SecureBytes] {
+    guard let streamedLines, range.upperBound > linesFirst else { return madeOrHeld(range) }
+    let lines = max(range.lowerBound, linesFirst)..<range.upperBound
+    do {
+      return madeOrHeld(range.lowerBound..<lines.lowerBound)
+        + (try streamedLines.lines(
+          (lines.lowerBound - linesFirst)..<(lines.upperBound - linesFirst)))
+    } catch {
+      throw .candidates(error)
+    }
+  }
+
+  /// Passwords `range` of those made or held (none a line read line by line).
+  private func madeOrHeld(_ range: Range<Int>) -> [SecureBytes] {
     guard let tokens else { return range.map(held) }
     let made = range.clamped(to: madeFirst..<(madeFirst + tokenCount))
-    guard !made.isEmpty else { return range.map(afterTypos) }
+    guard !made.isEmpty else { return range.map(heldOrMade) }
     // The tokens' one after the other: the next is mostly the wildcards' next characters.
     var cursor = PasswordTokens.Cursor(tokens, at: made.lowerBound - madeFirst)
-    var batch = (range.lowerBound..<made.lowerBound).map(afterTypos)
+    var batch = (range.lowerBound..<made.lowerBound).map(heldOrMade)
     batch.reserveCapacity(range.count)
     for _ in made { batch.append(cursor.next()!.1) }
-    return batch + (made.upperBound..<range.upperBound).map(afterTypos)
+    return batch + (made.upperBound..<range.upperBound).map(heldOrMade)
   }
 
   /// How password `index` is told apart without quoting it.
   package func origin(_ index: Int) -> Origin {
     var index = index
-    if let streamed {
-      if index < streamed.count {
-        let edits = streamed.edits(at: index)
+    if let typoTree {
+      if index < typoTree.count {
+        let edits = typoTree.edits(at: index)
         return edits.isEmpty ? .remembered : .typos(edits)
       }
-      index -= streamed.count
+      index -= typoTree.count
     }
+    if streamedLines != nil, index >= linesFirst { return .line(index - linesFirst + 1) }
     if let tokens, index >= madeFirst {
       if index < madeFirst + tokenCount { return .tokens(tokens.decode(index - madeFirst).choices) }
       index -= tokenCount

@@ -158,8 +158,14 @@ package final class PhraseRecovery: Sendable {
       configuration.threads, tickEvery: tick,
       tick: { if !onTick(coordinator.snapshot()) { coordinator.requestStop() } },
       body: { [self] in work(coordinator) })
-    return coordinator.outcome { part, passphrase, indices, label in
-      recovered(part: part, passphrase: passphrase, indices: indices, matched: label)
+    if let failure = coordinator.failure { throw .candidates(failure) }
+    do throws(CandidateFileError) {
+      return try coordinator.outcome {
+        part, passphrase, indices, label throws(CandidateFileError) in
+        try recovered(part: part, passphrase: passphrase, indices: indices, matched: label)
+      }
+    } catch {
+      throw .candidates(error)
     }
   }
 
@@ -297,12 +303,22 @@ package final class PhraseRecovery: Sendable {
       sentence = self.sentence(words.baseAddress!)
     }
     let passphrase = match.passphrase ?? 0
+    let salt: SecureBytes
+    do throws(CandidateFileError) {
+      salt = try passphrases.salt(passphrase)
+    } catch {
+      throw .candidates(error)
+    }
     let seeds = PBKDF2SHA512Batch.deriveBIP39Seeds(
-      mnemonics: [sentence], salt: passphrases.salt(passphrase),
-      iterations: Mnemonic.seedIterations)
+      mnemonics: [sentence], salt: salt, iterations: Mnemonic.seedIterations)
     guard let seed = seeds.first, let label = TargetMatcher(targets: targets).match(seed: seed)
     else { throw .matchFailsTargets }
-    return recovered(part: match.part, passphrase: passphrase, indices: indices, matched: label)
+    do throws(CandidateFileError) {
+      return try recovered(
+        part: match.part, passphrase: passphrase, indices: indices, matched: label)
+    } catch {
+      throw .candidates(error)
+    }
   }
 
   /// The seconds one thread takes per checksum-valid candidate (seed and target derivation),
@@ -326,7 +342,7 @@ package final class PhraseRecovery: Sendable {
     }
     let start = DispatchTime.now().uptimeNanoseconds
     let (seeds, keys) = derive(
-      phrases, salts: Array(repeating: passphrases.salt(0), count: phrases.count), for: matcher)
+      phrases, salts: Array(repeating: passphrases.firstSalt, count: phrases.count), for: matcher)
     _ = matcher.firstMatch(in: seeds, ed25519Keys: keys)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     return (elapsed / Double(phrases.count), matcher.stats, matcher.fewestPerSeed)
@@ -414,9 +430,18 @@ package final class PhraseRecovery: Sendable {
 
       func flush() {
         guard let matcher, batchCount > 0 else { return }
+        let batchSalts: [SecureBytes]
+        do {
+          batchSalts = try salts(batchPassphrases[0..<batchCount])
+        } catch {
+          // A candidates file that changed: the slice is left undone, and the search stops.
+          coordinator.fail(error)
+          stopped = true
+          batchCount = 0
+          return
+        }
         let sentences = (0..<batchCount).map { sentence(batch + $0 * length) }
-        let (seeds, keys) = derive(
-          sentences, salts: salts(batchPassphrases[0..<batchCount]), for: matcher)
+        let (seeds, keys) = derive(sentences, salts: batchSalts, for: matcher)
         if let (slot, label) = matcher.firstMatch(in: seeds, ed25519Keys: keys) {
           counts.checked += UInt64(slot + 1)
           let indices = (0..<length).map { Int(batch[slot * length + $0]) }
@@ -445,7 +470,7 @@ package final class PhraseRecovery: Sendable {
             batchCount += 1
             if batchCount == batchSize {
               flush()
-              if found != nil { break }
+              if found != nil || stopped { break }
               if coordinator.isStopping {
                 stopped = true
                 break
@@ -601,10 +626,19 @@ package final class PhraseRecovery: Sendable {
     }
 
     // Hands the batch being filled to the device, then checks the one before it.
+    // A candidates file that changed: the batch is dropped, its chunks left undone (never
+    // counted), and the search stops.
     func handOver() {
       let batch = filling
       let sentences = (0..<batch.count).map { sentence(batch.words + $0 * length) }
-      let salts = salts(batch.passphrases[0..<batch.count])
+      let salts: [SecureBytes]
+      do {
+        salts = try self.salts(batch.passphrases[0..<batch.count])
+      } catch {
+        coordinator.fail(error)
+        filling.count = 0
+        return
+      }
       let result = lane.submit {
         Self.derive(
           sentences, salts: salts, on: backend, ed25519: steps, keepingSeeds: keepingSeeds)
@@ -696,16 +730,27 @@ package final class PhraseRecovery: Sendable {
       keepingSeeds: matcher.needsSeeds)
   }
 
-  /// The salt of each passphrase of a batch, made once for a run of equal ones.
-  private func salts(_ indices: ArraySlice<Int>) -> [SecureBytes] {
+  /// The salt of each passphrase of a batch, made once for a run of equal ones. A batch's
+  /// passphrases never go down: the distinct ones are taken in runs of consecutive numbers,
+  /// one read (or one token walk) a run.
+  private func salts(_ indices: ArraySlice<Int>) throws(CandidateFileError) -> [SecureBytes] {
+    var distinct: [Int] = []
+    for index in indices where distinct.last != index { distinct.append(index) }
+    var made: [SecureBytes] = []
+    made.reserveCapacity(distinct.count)
+    var start = 0
+    while start < distinct.count {
+      var end = start + 1
+      while end < distinct.count, distinct[end] == distinct[end - 1] + 1 { end += 1 }
+      made += try passphrases.salts(distinct[start]..<(distinct[end - 1] + 1))
+      start = end
+    }
     var salts: [SecureBytes] = []
     salts.reserveCapacity(indices.count)
-    for index in indices {
-      if salts.count > 0, indices[indices.startIndex + salts.count - 1] == index {
-        salts.append(salts[salts.count - 1])
-      } else {
-        salts.append(passphrases.salt(index))
-      }
+    var slot = 0
+    for (position, index) in indices.enumerated() {
+      if position > 0, indices[indices.startIndex + position - 1] != index { slot += 1 }
+      salts.append(made[slot])
     }
     return salts
   }
@@ -761,7 +806,7 @@ package final class PhraseRecovery: Sendable {
 
   /// The phrase of `indices` in `part` and how it differs from the phrase as remembered.
   func recovered(part index: Int, passphrase: Int = 0, indices: [Int], matched: String?)
-    -> RecoveredPhrase
+    throws(CandidateFileError) -> RecoveredPhrase
   {
     let phrase = search.phrase
     let list = Wordlist.named(phrase.language)
@@ -782,7 +827,7 @@ package final class PhraseRecovery: Sendable {
         mnemonic: mnemonic, changes: changes, swappedPositions: nil, matched: matched)
       found.writtenPositions = from
       found.passphraseOrigin = passphrases.origin(passphrase)
-      found.passphrase = passphrases.passphrase(passphrase)
+      found.passphrase = try passphrases.passphrase(passphrase)
       return found
     }
     let part = search.parts[index]
@@ -803,7 +848,7 @@ package final class PhraseRecovery: Sendable {
       matched: matched)
     found.extraPositions = part.dropped.map { $0 + 1 }
     found.passphraseOrigin = passphrases.origin(passphrase)
-    found.passphrase = passphrases.passphrase(passphrase)
+    found.passphrase = try passphrases.passphrase(passphrase)
     return found
   }
 
@@ -820,7 +865,7 @@ package final class PhraseRecovery: Sendable {
     for set in search.phrase.sets { for word in set.bits { append(word) } }
     appendDamageModels(of: search, to: &bytes)
     if passphrases.source == .single {
-      bytes += SHA256.hash(passphrases.salt(0))
+      bytes += SHA256.hash(passphrases.firstSalt)
     } else {
       // Keyed by the remembered words, so the checkpoint does not let a passphrase be guessed.
       bytes += Array("passphrases\0".utf8)
@@ -874,7 +919,7 @@ package final class PhraseRecovery: Sendable {
     let password =
       words
       + (passphrases.source == .single
-        ? passphrases.salt(0) : SecureBytes(passphrases.digest(key: SecureBytes(shape))))
+        ? passphrases.firstSalt : SecureBytes(passphrases.digest(key: SecureBytes(shape))))
     let digest = PBKDF2.hmacSHA512(
       password: password, salt: Array("freedom-keys recover parts 1\0".utf8) + shape,
       iterations: Self.publicHashIterations, keyByteCount: 32)
@@ -956,6 +1001,7 @@ private final class Coordinator: Sendable {
     var found: Found?
     var collected: [(part: Int, indices: [Int])] = []
     var collectedTooMany = false
+    var failure: CandidateFileError?
   }
 
   private let state: Mutex<State>
@@ -996,6 +1042,18 @@ private final class Coordinator: Sendable {
   var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
   func requestStop() { stopping.store(true, ordering: .releasing) }
+
+  /// Stops the search for a candidates file that cannot be read any more (the slice that met
+  /// it is not finished, so no checkpoint counts it).
+  func fail(_ error: CandidateFileError) {
+    state.withLock { state in
+      if state.failure == nil { state.failure = error }
+    }
+    requestStop()
+  }
+
+  /// The first failure a worker met, if any.
+  var failure: CandidateFileError? { state.withLock { $0.failure } }
 
   func collect(part: Int, indices: [Int]) {
     state.withLock { state in
@@ -1056,20 +1114,22 @@ private final class Coordinator: Sendable {
     }
   }
 
-  func outcome(_ recovered: (Int, Int, [Int], String?) -> RecoveredPhrase)
-    -> PhraseRecovery.Outcome
-  {
+  func outcome(
+    _ recovered: (Int, Int, [Int], String?) throws(CandidateFileError) -> RecoveredPhrase
+  ) throws(CandidateFileError) -> PhraseRecovery.Outcome {
     let snapshot = snapshot()
     let (found, collected) = state.withLock { state in
       (state.found, state.collectedTooMany ? nil : state.collected)
     }
     let complete = found != nil || snapshot.doneBelow >= chunkCount
     let candidates =
-      (collected ?? []).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
-        recovered($0.part, 0, $0.indices, nil)
+      try (collected ?? []).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.map {
+        entry throws(CandidateFileError) in try recovered(entry.part, 0, entry.indices, nil)
       }
     return PhraseRecovery.Outcome(
-      found: found.map { recovered($0.part, $0.passphrase, $0.indices, $0.label) },
+      found: try found.map { found throws(CandidateFileError) in
+        try recovered(found.part, found.passphrase, found.indices, found.label)
+      },
       candidates: candidates,
       isComplete: complete, progress: snapshot, foundEarlier: false)
   }

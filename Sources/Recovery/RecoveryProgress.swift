@@ -233,6 +233,9 @@ package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCo
   /// The checkpoint is of a search with the same options and targets but other words or
   /// passphrases.
   case otherWordsOrPassphrases
+  /// The passphrase candidates file read line by line cannot be read, or changed since it was
+  /// counted: the search stopped.
+  case candidates(CandidateFileError)
 
   package var description: String {
     switch self {
@@ -253,6 +256,8 @@ package enum RecoveryCheckpointError: Error, Equatable, Sendable, CustomStringCo
     case .otherWordsOrPassphrases:
       "the checkpoint belongs to a search of other words or passphrases (the same options and "
         + "targets)"
+    case .candidates(let error):
+      "the passphrase candidates file: \(error)"
     }
   }
 }

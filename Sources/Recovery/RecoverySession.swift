@@ -193,11 +193,10 @@ package final class RecoverySession: Sendable {
       var phases: [(RecoveryPhase, RecoverySearch, PassphraseSet?)] = plan.map { ($0, $1, nil) }
       // A passphrase given is as likely mistyped as a word: the phrase as written with one
       // typo of it comes right after the phrase as written.
-      if passphrases.source == .single, passphrases.passphrase(0).count > 0,
+      if let given = passphrases.given, given.count > 0,
         let asWritten = phases.firstIndex(where: { $0.1.isAsWritten })
       {
-        let typos = try PassphraseSet(
-          remembered: passphrases.passphrase(0), edits: 1, typos: typos)
+        let typos = try PassphraseSet(remembered: given, edits: 1, typos: typos)
         phases.insert((phases[asWritten].0, phases[asWritten].1, typos), at: asWritten + 1)
       }
       var planned: [Phase] = []

@@ -320,6 +320,25 @@
       return (filled, 0)
     }
 
+    /// Reads `descriptor` from byte `offset` until its end or until `buffer` is full, leaving
+    /// the file position alone (`pread(2)`, safe from several threads at once; reads a signal
+    /// interrupted are retried): the count read, and the errno of a failed read, else 0.
+    package static func readAll(
+      _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    ) -> (count: Int, errno: Int32) {
+      var filled = 0
+      while filled < buffer.count {
+        let count = pread(
+          descriptor, buffer.baseAddress! + filled, buffer.count - filled,
+          off_t(offset) + off_t(filled))
+        if count < 0, Glibc.errno == EINTR { continue }
+        if count == 0 { break }
+        if count < 0 { return (filled, Glibc.errno) }
+        filled += count
+      }
+      return (filled, 0)
+    }
+
     // MARK: Locks
 
     /// `flock(2)` without waiting: 0, or -1 with errno (EWOULDBLOCK when another holds it).
@@ -548,6 +567,8 @@
     package let device: UInt64
     /// The size in bytes.
     package let size: Int64
+    /// The last modification, in nanoseconds since the epoch.
+    package let modified: Int64
 
     init(_ info: stat) {
       mode = UInt32(info.st_mode)
@@ -556,6 +577,7 @@
       inode = UInt64(info.st_ino)
       device = UInt64(info.st_dev)
       size = Int64(info.st_size)
+      modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
     /// The file type bits (`mode & Platform.fileTypeMask`).

@@ -69,8 +69,10 @@ struct RecoverCommand: Command {
         --shard) recover tries in turn the phrase as written, a swap, one wrong word,
         ... (automatic phases), saying each before it starts; --typos 0 searches the
         phrase as written only. --passphrase-candidates FILE tries each line as the
-        BIP-39 passphrase; --passphrase-tokens FILE the passphrases a token list
-        makes (btcrecover's syntax, as recover password --tokens reads it);
+        BIP-39 passphrase (a file over 64 MiB or 2^23 lines read line by line as
+        the search takes it, repeats not dropped); --passphrase-tokens FILE the
+        passphrases a token list makes (btcrecover's syntax, as recover password
+        --tokens reads it; numbered, any number, duplicates possible);
         --passphrase-typos K the passphrase file's within K typos, the likely ones
         first (caps lock, a neighbouring key on --keyboard's layout…); too many to
         hold (over 2^23), they are numbered and made as the search takes them,
@@ -284,10 +286,10 @@ struct RecoverCommand: Command {
   /// or the one passphrase (empty without --passphrase-file).
   private func readPassphrases() throws -> PassphraseSet {
     if let candidatesPath {
-      let file = try SecretInput.read(
-        SecretSource(role: "passphrase candidates", path: candidatesPath),
-        limit: Self.candidatesByteLimit)
-      return try PassphraseSet(candidates: file)
+      switch try CandidatesInput.read(role: "passphrase candidates", path: candidatesPath) {
+      case .held(let file): return try PassphraseSet(candidates: file)
+      case .lines(let lines): return PassphraseSet(candidates: lines)
+      }
     }
     if let passphraseTokensPath {
       let file = try SecretInput.read(
@@ -299,7 +301,7 @@ struct RecoverCommand: Command {
       } catch {
         throw CLIError.failure(error.cliDescription)
       }
-      return try PassphraseSet(tokens: tokens)
+      return PassphraseSet(tokens: tokens)
     }
     let passphrase = try input.readPassphrase()
     if let passphraseTypoCount {
@@ -310,7 +312,7 @@ struct RecoverCommand: Command {
     return PassphraseSet(passphrase: passphrase)
   }
 
-  /// A candidates file larger than this is refused before it is read.
+  /// A token list larger than this is refused before it is read.
   static let candidatesByteLimit = 64 << 20
 
   // MARK: - Running

@@ -15,6 +15,9 @@ enum RecoverFiles {
       .failure(
         "\(path): \(error): give each shard its own --resume file, and the shard its checkpoint "
           + "is of (--shard K/N)")
+    case .candidates:
+      // Not the checkpoint's fault: the passphrase candidates file changed under the search.
+      .failure(error.description)
     case .malformed, .inconsistent, .matchFailsTargets:
       .failure(
         "\(path): \(error); it was changed or damaged: delete it (or give another --resume "

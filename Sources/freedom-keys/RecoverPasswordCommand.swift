@@ -53,13 +53,15 @@ struct RecoverPasswordCommand: Command {
         to fourth; wildcards %d, %4d, %1,3d, %a, %A, %n, %s, %[!?#] and the others of
         docs/recover.md; # begins a comment line: numbered and made as the search
         takes them, any number up to 2^63, duplicates possible), then each line of
-        --password-candidates. Typos too many to hold (over 2^23) are numbered the
-        same way: counted exactly, made as the search takes them, duplicates
-        possible. With --password-file alone, the password as
-        remembered, one likely typo, one edit (any character deleted, inserted or
-        replaced, or two exchanged) and two likely typos are searched in turn
-        (phases, each announced). Each candidate is tried as its UTF-8 bytes, never
-        normalised, and each once; they are counted before the search. The password
+        --password-candidates (a file over 64 MiB or 2^23 lines read line by line
+        as the search takes it: any size, duplicates possible). Typos too many to
+        hold (over 2^23) are numbered the same way: counted exactly, made as the
+        search takes them, duplicates possible. With --password-file alone, the
+        password as remembered, one likely typo, one edit (any character deleted,
+        inserted or replaced, or two exchanged) and two likely typos are searched
+        in turn (phases, each announced). Each candidate is tried as its UTF-8
+        bytes, never normalised, and each once (but for --tokens', numbered typos'
+        and a file's read line by line); counted before the search. The password
         is never printed: stdout says which candidate opened the file (the one
         remembered with caps lock; candidate line 4), and --out writes it to a new
         file (mode 0600, checked before the search, as --resume's directory is).
@@ -224,9 +226,7 @@ struct RecoverPasswordCommand: Command {
         try SecretInput.read(SecretSource(role: "password", path: path)))
     }
     let candidates = try candidatesPath.map { path in
-      try SecretInput.read(
-        SecretSource(role: "password candidates", path: path),
-        limit: RecoverCommand.candidatesByteLimit)
+      try CandidatesInput.read(role: "password candidates", path: path)
     }
     let tokenFile = try tokensPath.map { path in
       try SecretInput.read(
@@ -241,7 +241,13 @@ struct RecoverPasswordCommand: Command {
         remembered: remembered, typos: typoCount, model: searchRun.typoModel,
         tokens: try tokenFile.map { file throws(PasswordRecoveryError) in
           try PasswordTokens(file: file)
-        }, candidates: candidates, streamsTypos: true)
+        },
+        candidates: candidates.flatMap {
+          if case .held(let file) = $0 { file } else { nil }
+        },
+        lines: candidates.flatMap {
+          if case .lines(let lines) = $0 { lines } else { nil }
+        }, streamsTypos: true)
     } catch {
       throw CLIError.failure(error.cliDescription)
     }

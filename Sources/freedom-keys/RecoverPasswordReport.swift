@@ -74,7 +74,7 @@ final class RecoverPasswordReport {
     var delivered = RecoverFiles.Delivery()
     if let outputPath = command.outputPath {
       try delivered.write(
-        session.search.passwords.password(found.index), "the password", to: outputPath)
+        try session.search.passwords.password(found.index), "the password", to: outputPath)
     }
     say(found, result, written: command.outputPath.map { _ in delivered })
     // Kept when the answer is only on stdout: a run again finds it earlier.

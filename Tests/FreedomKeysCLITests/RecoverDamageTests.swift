@@ -240,10 +240,11 @@ struct RecoverDamageTests {
         give --out FILE to write the whole corrected phrase to a new file
 
         """)
-    // T or t, 32 symbols alone, and T or t then a symbol: 98.
+    // T or t, 32 symbols alone, and T or t then a symbol: 98, numbered, not compared.
     #expect(
       run.stderr.contains(
-        "searching 1,470 candidates of 12 english words (15 phrases × 98 passphrases)"))
+        "searching 1,470 candidates of 12 english words (15 phrases × 98 passphrases, "
+          + "duplicates possible)"))
     #expect(!run.stderr.contains("REZOR"))
     let mixed = try recover(
       ["--address", address, "--passphrase-tokens", tokens, "--passphrase-candidates", tokens],

@@ -12,7 +12,7 @@ struct PassphraseSetTests {
   static func fingerprint(_ set: PassphraseSet) -> String {
     var message: [UInt8] = []
     for index in 0..<set.count {
-      let passphrase = set.passphrase(index)
+      let passphrase = try! set.passphrase(index)
       withUnsafeBytes(of: UInt32(passphrase.count).littleEndian) { message += $0 }
       passphrase.withUnsafeBytes { message += $0 }
       message += Array("\(set.origin(index))\n".utf8)
@@ -45,21 +45,22 @@ struct PassphraseSetTests {
     let file = "caf\u{E9}\ncafe\u{301}\n\u{FB01}\n\u{212B}\nplain\n"
     let set = try PassphraseSet(candidates: SecureBytes(utf8: file))
     #expect(set.count == 4)
-    #expect(text(set.passphrase(0)).unicodeScalars.map(\.value) == [0x63, 0x61, 0x66, 0x65, 0x301])
-    #expect(text(set.passphrase(1)) == "fi")
-    #expect(text(set.passphrase(2)).unicodeScalars.map(\.value) == [0x41, 0x30A])
-    #expect(text(set.passphrase(3)) == "plain")
+    #expect(
+      try text(set.passphrase(0)).unicodeScalars.map(\.value) == [0x63, 0x61, 0x66, 0x65, 0x301])
+    #expect(try text(set.passphrase(1)) == "fi")
+    #expect(try text(set.passphrase(2)).unicodeScalars.map(\.value) == [0x41, 0x30A])
+    #expect(try text(set.passphrase(3)) == "plain")
     #expect((0..<4).map(set.origin) == [.line(1), .line(3), .line(4), .line(5)])
 
     let single = PassphraseSet(passphrase: SecureBytes(utf8: "\u{1E9B}\u{323}"))
-    #expect(text(single.passphrase(0)).unicodeScalars.map(\.value) == [0x73, 0x323, 0x307])
+    #expect(try text(single.passphrase(0)).unicodeScalars.map(\.value) == [0x73, 0x323, 0x307])
 
     // The remembered passphrase is decomposed, and an edit that puts a mark of a lower class
     // after one of a higher class is put back in canonical order.
     let typos = try PassphraseSet(remembered: SecureBytes(utf8: "\u{1EA1}\u{301}"), edits: 1)
-    #expect(text(typos.passphrase(0)).unicodeScalars.map(\.value) == [0x61, 0x323, 0x301])
-    let swapped = (0..<typos.count).first {
-      text(typos.passphrase($0)).unicodeScalars.map(\.value) == [0x61, 0x301, 0x323]
+    #expect(try text(typos.passphrase(0)).unicodeScalars.map(\.value) == [0x61, 0x323, 0x301])
+    let swapped = try (0..<typos.count).first {
+      text(try typos.passphrase($0)).unicodeScalars.map(\.value) == [0x61, 0x301, 0x323]
     }
     #expect(swapped == nil)
   }
@@ -96,7 +97,7 @@ struct PassphraseSetTests {
   static func find(_ passphrase: String, in set: PassphraseSet) -> (Int, PassphraseOrigin)? {
     let wanted = Array(passphrase.utf8)
     return (0..<set.count).first {
-      set.passphrase($0).withUnsafeBytes { $0.elementsEqual(wanted) }
+      try! set.passphrase($0).withUnsafeBytes { $0.elementsEqual(wanted) }
     }.map { ($0, set.origin($0)) }
   }
 
@@ -150,7 +151,7 @@ struct PassphraseSetTests {
     // Distinct, and every string counted is one enumerated.
     for (remembered, edits) in [("ab", 2), ("Aa1", 1), ("", 2)] {
       let set = try PassphraseSet(remembered: SecureBytes(utf8: remembered), edits: edits)
-      let all = (0..<set.count).map { text(set.passphrase($0)) }
+      let all = try (0..<set.count).map { text(try set.passphrase($0)) }
       #expect(Set(all).count == set.count, "\(remembered)")
       #expect(all.first == remembered)
     }
@@ -210,22 +211,33 @@ struct PassphraseSetTests {
     #expect(TypoModel.otherCase(of: "\u{149}") == nil)
   }
 
-  /// A token list's passphrases: NFKD, each once (a repeat after NFKD dropped), told by their
-  /// tokens; more than can be held refused with the count.
-  @Test func tokensMakePassphrasesComparedAfterNFKD() throws {
+  /// A token list's passphrases: numbered, made NFKD from their number, not compared (a repeat
+  /// after NFKD comes again, and the count is the token list's), told by their tokens; no cap
+  /// on how many (none is held).
+  @Test func tokensMakePassphrasesByNumberAfterNFKD() throws {
     // "é" written composed and as e + combining acute: the same passphrase after NFKD.
     let tokens = try PasswordTokens(file: SecureBytes(utf8: "caf%[\u{E9}]\ncaf%[e]\u{301}\n"))
     #expect(tokens.count == 4)
-    let set = try PassphraseSet(tokens: tokens)
-    // café, café (dropped), then the two orders of the two: the same (the second dropped).
-    #expect(set.count == 2)
+    let set = PassphraseSet(tokens: tokens)
+    // café, café again (the other line), then the two orders of the two.
+    #expect(set.count == 4)
+    #expect(set.mayRepeat)
     #expect(set.source == .tokens)
-    #expect(set.passphrase(0) == SecureBytes(utf8: "cafe\u{301}"))
+    let all = try (0..<set.count).map { try set.passphrase($0) }
+    #expect(all[0] == SecureBytes(utf8: "cafe\u{301}"))
+    #expect(all[1] == SecureBytes(utf8: "cafe\u{301}"))
+    #expect(all[2] == SecureBytes(utf8: "cafe\u{301}cafe\u{301}"))
+    #expect(all[3] == all[2])
     #expect(set.origin(0) == .tokens([.init(line: 1, token: 1)]))
-    #expect(set.origin(1) == .tokens([.init(line: 1, token: 1), .init(line: 2, token: 1)]))
-    let many = try PasswordTokens(file: SecureBytes(utf8: "%7d\n"))
-    #expect(throws: RecoveryError.tooManyPassphrases(10_000_000)) {
-      try PassphraseSet(tokens: many)
-    }
+    #expect(set.origin(1) == .tokens([.init(line: 2, token: 1)]))
+    #expect(set.origin(2) == .tokens([.init(line: 1, token: 1), .init(line: 2, token: 1)]))
+    #expect(set.origin(3) == .tokens([.init(line: 2, token: 1), .init(line: 1, token: 1)]))
+    // The salts of a run are the passphrases after "mnemonic", one walk of the numbering.
+    let salts = try set.salts(1..<4)
+    #expect(salts == all[1...].map { SecureBytes(Array("mnemonic".utf8)) + $0 })
+    // Ten million: numbered, not held, so not refused.
+    let many = PassphraseSet(tokens: try PasswordTokens(file: SecureBytes(utf8: "%7d\n")))
+    #expect(many.count == 10_000_000)
+    #expect(try many.passphrase(9_999_999) == SecureBytes(utf8: "9999999"))
   }
 }

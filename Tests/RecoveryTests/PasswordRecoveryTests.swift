@@ -26,7 +26,9 @@ struct PasswordRecoveryTests {
 
   /// Every password of `set`, as text (only ever test passwords).
   static func texts(_ set: PasswordSet) -> [String] {
-    (0..<set.count).map { set.password($0).withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+    (0..<set.count).map {
+      try! set.password($0).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
   }
 
   static func search(

@@ -152,7 +152,7 @@ struct PasswordTokenSyntaxTests {
     let expected = 1 + 10_000 + 3 + 10_000 + 3 + 30_000 + 30_000
     #expect(tokens.count == expected)
     let set = try PasswordSet(remembered: nil, tokens: tokens)
-    let found = (0..<set.count).first { Self.text(set.password($0)) == "Freedom1987?" }
+    let found = try (0..<set.count).first { Self.text(try set.password($0)) == "Freedom1987?" }
     let index = try #require(found)
     #expect(index == 1 + 10_000 + 3 + 10_000 + 3 + 30_000 + 1987 * 3 + 1)
     #expect(
@@ -168,10 +168,10 @@ struct PasswordTokenSyntaxTests {
     let set = try PasswordSet(remembered: SecureBytes(utf8: "remembered"), tokens: tokens)
     #expect(set.count == 100_000_002)
     #expect(set.mayRepeat)
-    #expect(Self.text(set.password(0)) == "remembered")
-    #expect(Self.text(set.password(1)) == "pin")
-    #expect(Self.text(set.password(100_000_001)) == "pin99999999")
-    let batch = set.passwords(50_000_000..<50_000_004).map(Self.text)
+    #expect(try Self.text(set.password(0)) == "remembered")
+    #expect(try Self.text(set.password(1)) == "pin")
+    #expect(try Self.text(set.password(100_000_001)) == "pin99999999")
+    let batch = try set.passwords(50_000_000..<50_000_004).map(Self.text)
     #expect(batch == ["pin49999998", "pin49999999", "pin50000000", "pin50000001"])
     #expect(
       set.origin(100_000_001) == .tokens([.init(line: 1, token: 1), .init(line: 2, token: 1)]))
@@ -185,13 +185,13 @@ struct PasswordTokenSyntaxTests {
     let set = try PasswordSet(
       remembered: SecureBytes(utf8: "pw"), typos: 1, tokens: tokens,
       candidates: SecureBytes(utf8: "line1\nline2\n"))
-    let whole = set.passwords(0..<set.count).map(Self.text)
+    let whole = try set.passwords(0..<set.count).map(Self.text)
     #expect(whole.count == set.count)
-    let cut = (1...parts).flatMap { part in
-      set.passwords(SearchSplit.range(of: 0..<set.count, part: part, of: parts)).map(Self.text)
+    let cut = try (1...parts).flatMap { part in
+      try set.passwords(SearchSplit.range(of: 0..<set.count, part: part, of: parts)).map(Self.text)
     }
     #expect(cut == whole)
-    let one = (0..<set.count).map { Self.text(set.password($0)) }
+    let one = try (0..<set.count).map { Self.text(try set.password($0)) }
     #expect(one == whole)
     #expect(whole.suffix(2) == ["line1", "line2"])
     #expect(set.origin(set.count - 1) == .line(2))

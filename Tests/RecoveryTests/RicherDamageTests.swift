@@ -235,9 +235,9 @@ struct RicherDamageTests {
     }
     #expect(set.count == expected.count)
     var seen = Set<String>()
-    for index in 0..<set.count { seen.insert(text(set.passphrase(index))) }
+    for index in 0..<set.count { seen.insert(text(try set.passphrase(index))) }
     #expect(seen == expected)
-    #expect(text(set.passphrase(0)) == "ab")
+    #expect(try text(set.passphrase(0)) == "ab")
 
     let mnemonic = try Mnemonic(phrase: SecureBytes(utf8: F.legalWinner))
     let profile = try FreedomProfile(mnemonic: mnemonic, passphrase: SecureBytes(utf8: "TREZOR"))

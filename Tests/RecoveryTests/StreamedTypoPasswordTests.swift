@@ -34,7 +34,8 @@ struct StreamedTypoPasswordTests {
       let texts = P.texts(streamed)
       #expect(texts.map { Array($0.utf8) } == (0..<reference.count).map(reference.string))
       #expect(Set(texts) == Set(P.texts(held)))
-      #expect(streamed.passwords(0..<streamed.count).map(T.bytes) == texts.map { Array($0.utf8) })
+      #expect(
+        try streamed.passwords(0..<streamed.count).map(T.bytes) == texts.map { Array($0.utf8) })
       #expect(streamed.origin(0) == .remembered)
       for index in [1, reference.count / 2, reference.count - 1] {
         #expect(streamed.origin(index) == .typos(reference.edits(index)))
@@ -55,7 +56,7 @@ struct StreamedTypoPasswordTests {
     #expect(set.origin(set.count - 1) == .line(2))
     #expect(set.origin(typos) == .tokens(tokens.decode(0).choices))
     #expect(
-      set.passwords((typos - 2)..<set.count).map(T.bytes)
+      try set.passwords((typos - 2)..<set.count).map(T.bytes)
         == texts.suffix(from: typos - 2).map { Array($0.utf8) })
   }
 
@@ -74,7 +75,7 @@ struct StreamedTypoPasswordTests {
       try PasswordSearch(target: keystore, passwords: streamed, threads: 2).run().found)
     #expect(streamed.origin(streamedFound.index) == .typos([.exchanged(at: 2)]))
     #expect(held.origin(heldFound.index) == streamed.origin(streamedFound.index))
-    #expect(T.bytes(streamed.password(streamedFound.index)) == Array("testpassword".utf8))
+    #expect(try T.bytes(streamed.password(streamedFound.index)) == Array("testpassword".utf8))
   }
 
   /// The search hash covers the remembered password and K, and only they tell it apart.
