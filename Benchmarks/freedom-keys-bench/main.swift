@@ -54,6 +54,7 @@ struct Report: Encodable {
   var recoverMemory: [RecoverMemoryPoint]?
   /// `recover password` over a token list (streamed) against a candidates file (held).
   var passwordStreaming: PasswordStreamingReport?
+  var candidateFileStreaming: CandidateFileStreamingReport?
 }
 
 let filter = CommandLine.arguments.dropFirst().first
@@ -290,6 +291,7 @@ if filter.map({ "recover memory: peak RSS against the parts".contains($0) }) ?? 
   report.recoverMemory = measureRecoverMemory()
 }
 report.passwordStreaming = measurePasswordStreaming()
+report.candidateFileStreaming = measureCandidateFileStreaming()
 report.peakRSSKiB = peakRSSKiB()
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
