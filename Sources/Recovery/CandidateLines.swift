@@ -127,6 +127,7 @@ package final class CandidateLines: Sendable {
     var count = 0
     // A read holds the longest line with its "\r\n", so every read moves on.
     precondition(layout.bufferBytes >= layout.maximumLine + 2, "a read must hold a line")
+    precondition(layout.minimumStride.nonzeroBitCount == 1, "a stride is a power of two")
     var stride = layout.minimumStride
     var index: [Int64] = []
     // The digest chain sits before the data in the one wiped buffer: each read's lines are
@@ -154,16 +155,22 @@ package final class CandidateLines: Sendable {
           let result = Self.forEachLine(
             in: chunk, from: from, atEnd: atEnd, longest: layout.maximumLine
           ) { line in
-            if count % stride == 0 {
+            // Strides are powers of two: a mask, not a division, for every line.
+            if count & (stride - 1) == 0 {
               if index.count == layout.indexEntries {
                 index = index.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
                 stride *= 2
               }
-              if count % stride == 0 { index.append(offset + Int64(line.lowerBound)) }
+              if count & (stride - 1) == 0 { index.append(offset + Int64(line.lowerBound)) }
             }
             count += 1
-            failure = Self.problem(in: UnsafeRawBufferPointer(rebasing: chunk[line]), line: count)
-            return failure == nil
+            if let problem = Self.problem(
+              in: UnsafeRawBufferPointer(rebasing: chunk[line]), line: count)
+            {
+              failure = problem
+              return false
+            }
+            return true
           }
           guard failure == nil else { return }
           switch result {
@@ -235,43 +242,57 @@ package final class CandidateLines: Sendable {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "lines out of range")
     try checkUnchanged()
     var failure: CandidateFileError?
-    _ = SecureBytes(count: layout.bufferBytes) { data in
-      let block = range.lowerBound / stride
-      var line = block * stride
-      var offset = index[block]
-      while line < range.upperBound {
-        let (filled, error) = Platform.readAll(descriptor, into: data, at: offset)
-        guard error == 0 else {
-          failure = .unreadable(Platform.message(error))
-          return
-        }
-        let atEnd = filled < data.count
-        let chunk = UnsafeRawBufferPointer(rebasing: data[0..<filled])
-        let result = Self.forEachLine(
-          in: chunk, from: 0, atEnd: atEnd, longest: layout.maximumLine
-        ) { bytes in
-          let text = UnsafeRawBufferPointer(rebasing: chunk[bytes])
-          // The count checked every line: one that fails now was changed.
-          guard line < count, Self.problem(in: text, line: line + 1) == nil else {
-            failure = .changed
-            return false
+    let block = range.lowerBound / stride
+    var line = block * stride
+    var offset = index[block]
+    // A batch takes a few lines: the buffer is sized to them (the file's mean line, twice, and
+    // a little), not to the longest line; a read that then holds no whole line is made again
+    // through a buffer of the full size, which holds any line.
+    let mean = Int(size / Int64(count)) + 2
+    let (wanted, overflow) = (range.upperBound - line).multipliedReportingOverflow(by: 2 * mean)
+    var capacity = overflow ? layout.bufferBytes : min(layout.bufferBytes, max(4096, wanted))
+    while line < range.upperBound, failure == nil {
+      var grow = false
+      _ = SecureBytes(count: capacity) { data in
+        while line < range.upperBound {
+          let (filled, error) = Platform.readAll(descriptor, into: data, at: offset)
+          guard error == 0 else {
+            failure = .unreadable(Platform.message(error))
+            return
           }
-          if line >= range.lowerBound { body(line, text) }
-          line += 1
-          return line < range.upperBound
-        }
-        guard failure == nil else { return }
-        guard case .processed(let processed) = result, processed > 0 || line >= range.upperBound
-        else {
-          failure = .changed
-          return
-        }
-        offset += Int64(processed)
-        if atEnd, line < range.upperBound {
-          failure = .changed
-          return
+          let atEnd = filled < data.count
+          let chunk = UnsafeRawBufferPointer(rebasing: data[0..<filled])
+          let result = Self.forEachLine(
+            in: chunk, from: 0, atEnd: atEnd, longest: layout.maximumLine
+          ) { bytes in
+            let text = UnsafeRawBufferPointer(rebasing: chunk[bytes])
+            // The count checked every line: one that fails now was changed.
+            guard line < count, Self.problem(in: text, line: line + 1) == nil else {
+              failure = .changed
+              return false
+            }
+            if line >= range.lowerBound { body(line, text) }
+            line += 1
+            return line < range.upperBound
+          }
+          guard failure == nil else { return }
+          if case .processed(0) = result, !atEnd, capacity < layout.bufferBytes {
+            grow = true
+            return
+          }
+          guard case .processed(let processed) = result, processed > 0 || line >= range.upperBound
+          else {
+            failure = .changed
+            return
+          }
+          offset += Int64(processed)
+          if atEnd, line < range.upperBound {
+            failure = .changed
+            return
+          }
         }
       }
+      if grow { capacity = layout.bufferBytes }
     }
     if let failure { throw failure }
     // A change while the lines were read: what was read is not trusted.

@@ -108,6 +108,32 @@ struct CandidateLinesTests {
     #expect(Self.texts(try lines.lines(4097..<4099)) == Array(expected[4097..<4099]))
   }
 
+  /// A batch's read is sized to its lines (the file's mean line): short lines among a few
+  /// near the longest allowed still come whole, the small read made again through the full
+  /// buffer where it holds no whole line.
+  @Test func aReadSizedToShortLinesStillTakesALongOne() throws {
+    let scratch = try Scratch()
+    let layout = CandidateLines.Layout(
+      minimumStride: 4, indexEntries: 64, bufferBytes: 1 << 16, maximumLine: 30_000)
+    var expected: [[UInt8]] = []
+    for number in 0..<2000 {
+      let long = number % 500 == 7
+      let byte = UInt8(ascii: "a") + UInt8(number % 26)
+      expected.append(Array(repeating: byte, count: long ? 20_000 + number : 1 + number % 9))
+    }
+    let bytes: [UInt8] = expected.flatMap { line -> [UInt8] in line + [0x0A] }
+    let lines = try CandidateLines(path: try scratch.write(bytes), warning: nil, layout: layout)
+    #expect(lines.count == 2000)
+    #expect(Self.texts(try lines.lines(0..<2000)) == expected)
+    for start in [0, 5, 7, 8, 506, 507, 1007, 1500, 1506, 1999] {
+      for length in [1, 2, 3, 64] where start + length <= 2000 {
+        #expect(
+          Self.texts(try lines.lines(start..<(start + length)))
+            == Array(expected[start..<(start + length)]), "\(start) +\(length)")
+      }
+    }
+  }
+
   @Test func badLinesAreRefusedByNumber() throws {
     let scratch = try Scratch()
     func open(_ bytes: [UInt8]) throws(CandidateFileError) -> CandidateLines {
