@@ -61,34 +61,18 @@ struct CandidateFileStreamingReport: Encodable {
   let large = write("large.txt", lines(streamedLines))
   let small = write("small.txt", lines(tried))
   let common = ["recover", "password", "--vault", vault, "--threads", "2"]
-  var streamed: [(Double, Int)] = []
-  var held: [(Double, Int)] = []
-  func run(_ options: [String], _ number: Int) -> (Int32, Double, Int)? {
-    setenv("XDG_STATE_HOME", directory.appendingPathComponent("state-\(number)").path, 1)
-    return runQuietly(binary, common + options).map { ($0.status, $0.wallMs, $0.peakRSSKiB) }
-  }
-  let streamedOptions = ["--password-candidates", large, "--shard", "1/\(parts)"]
-  let heldOptions = ["--password-candidates", small]
-  for number in 0..<runs {
-    let first = number % 2 == 0
-    let heldFirst = first ? nil : run(heldOptions, 2 * number + 1)
-    guard let (a, aMs, aKiB) = run(streamedOptions, 2 * number),
-      let (b, bMs, bKiB) = heldFirst ?? run(heldOptions, 2 * number + 1),
-      a == 4, b == 4
-    else {
-      FileHandle.standardError.write(Data("candidate file streaming: a run failed\n".utf8))
-      return nil
-    }
-    streamed.append((aMs, aKiB))
-    held.append((bMs, bKiB))
-  }
-  let streamedMs = median(streamed.map(\.0).sorted())
-  let heldMs = median(held.map(\.0).sorted())
+  guard
+    let (streamed, held) = alternatingRuns(
+      "candidate file streaming", binary,
+      common + ["--password-candidates", large, "--shard", "1/\(parts)"],
+      common + ["--password-candidates", small], runs: runs, expecting: 4, statesIn: directory)
+  else { return nil }
+  let (streamedMs, heldMs) = (streamed.medianMs, held.medianMs)
   // Both runs try `tried` lines (the shard's and the small file's): a rate ratio is a time one.
   let result = CandidateFileStreamingReport(
     streamedLines: streamedLines, streamedTried: tried, heldLines: tried, runs: runs,
     streamedMedianMs: streamedMs, heldMedianMs: heldMs, streamedVsHeld: heldMs / streamedMs,
-    streamedPeakRSSKiB: streamed.map(\.1).max() ?? 0, heldPeakRSSKiB: held.map(\.1).max() ?? 0)
+    streamedPeakRSSKiB: streamed.peakRSSKiB, heldPeakRSSKiB: held.peakRSSKiB)
   FileHandle.standardError.write(
     Data(
       ("candidate file streaming: \(tried) of \(streamedLines) lines streamed \(Int(streamedMs)) "

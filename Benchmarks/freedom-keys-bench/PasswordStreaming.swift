@@ -43,34 +43,17 @@ struct PasswordStreamingReport: Encodable {
     (0..<passwords).map { "x" + String(repeating: "0", count: 5 - String($0).count) + String($0) }
       .joined(separator: "\n") + "\n")
   let common = ["recover", "password", "--vault", vault, "--threads", "2"]
-  var streamed: [(Double, Int)] = []
-  var held: [(Double, Int)] = []
-  // Each run a state directory of its own: a search keeps a checkpoint by itself, and the next
-  // run would continue from it (having nothing left to try).
-  func run(_ options: [String], _ number: Int) -> (Int32, Double, Int)? {
-    setenv("XDG_STATE_HOME", directory.appendingPathComponent("state-\(number)").path, 1)
-    return runQuietly(binary, common + options).map { ($0.status, $0.wallMs, $0.peakRSSKiB) }
-  }
-  for number in 0..<runs {
-    // Which goes first alternates, so a machine's drift weighs on both alike.
-    let first = number % 2 == 0
-    let heldFirst = first ? nil : run(["--password-candidates", candidates], 2 * number + 1)
-    guard let (a, aMs, aKiB) = run(["--tokens", tokens], 2 * number),
-      let (b, bMs, bKiB) = heldFirst ?? run(["--password-candidates", candidates], 2 * number + 1),
-      a == 4, b == 4
-    else {
-      FileHandle.standardError.write(Data("password streaming: a run failed\n".utf8))
-      return nil
-    }
-    streamed.append((aMs, aKiB))
-    held.append((bMs, bKiB))
-  }
-  let streamedMs = median(streamed.map(\.0).sorted())
-  let heldMs = median(held.map(\.0).sorted())
+  guard
+    let (streamed, held) = alternatingRuns(
+      "password streaming", binary, common + ["--tokens", tokens],
+      common + ["--password-candidates", candidates], runs: runs, expecting: 4,
+      statesIn: directory)
+  else { return nil }
+  let (streamedMs, heldMs) = (streamed.medianMs, held.medianMs)
   let result = PasswordStreamingReport(
     passwords: passwords, runs: runs, streamedMedianMs: streamedMs, heldMedianMs: heldMs,
-    streamedVsHeld: heldMs / streamedMs, streamedPeakRSSKiB: streamed.map(\.1).max() ?? 0,
-    heldPeakRSSKiB: held.map(\.1).max() ?? 0)
+    streamedVsHeld: heldMs / streamedMs, streamedPeakRSSKiB: streamed.peakRSSKiB,
+    heldPeakRSSKiB: held.peakRSSKiB)
   FileHandle.standardError.write(
     Data(
       ("password streaming: \(passwords) passwords, streamed \(Int(streamedMs)) ms, held "

@@ -38,3 +38,33 @@ func runQuietly(_ binary: String, _ arguments: [String]) -> QuietRun? {
     status: exited ? (status >> 8) & 0xFF : -1, wallMs: wallMs,
     cpuMs: ms(usage.ru_utime) + ms(usage.ru_stime), peakRSSKiB: usage.ru_maxrss)
 }
+
+/// Two commands of `binary`, `runs` times each, which goes first alternating so a machine's
+/// drift weighs on both alike; each run with a state directory of its own under `directory` (a
+/// search keeps a checkpoint by itself, and the next run would continue from it). The median
+/// wall time and the highest peak RSS of each; nil (said on stderr as `name`) when a run could
+/// not start or exited other than `status`.
+func alternatingRuns(
+  _ name: String, _ binary: String, _ a: [String], _ b: [String], runs: Int,
+  expecting status: Int32, statesIn directory: URL
+) -> (a: (medianMs: Double, peakRSSKiB: Int), b: (medianMs: Double, peakRSSKiB: Int))? {
+  func run(_ arguments: [String], _ number: Int) -> QuietRun? {
+    setenv("XDG_STATE_HOME", directory.appendingPathComponent("state-\(number)").path, 1)
+    return runQuietly(binary, arguments).flatMap { $0.status == status ? $0 : nil }
+  }
+  var first: [QuietRun] = []
+  var second: [QuietRun] = []
+  for number in 0..<runs {
+    let bFirst = number % 2 == 0 ? nil : run(b, 2 * number + 1)
+    guard let aRun = run(a, 2 * number), let bRun = bFirst ?? run(b, 2 * number + 1) else {
+      FileHandle.standardError.write(Data("\(name): a run failed\n".utf8))
+      return nil
+    }
+    first.append(aRun)
+    second.append(bRun)
+  }
+  func summary(_ runs: [QuietRun]) -> (medianMs: Double, peakRSSKiB: Int) {
+    (median(runs.map(\.wallMs).sorted()), runs.map(\.peakRSSKiB).max() ?? 0)
+  }
+  return (summary(first), summary(second))
+}
